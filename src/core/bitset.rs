@@ -1,0 +1,240 @@
+//! Square sets sized to the board: `u64` for boards of up to 64 squares (8×8 chess),
+//! `u128` for up to 128 (10×10, 16×8), [`U256`] for up to 256 (16×16).
+//!
+//! Every variant picks the narrowest set its board fits in, so chess stays on plain 64-bit
+//! words while 16×16 works with the same code.
+
+use std::fmt::Debug;
+use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not};
+
+use super::geometry::Square;
+
+/// A set of squares.
+pub trait BitSet:
+    Copy
+    + Eq
+    + Debug
+    + Default
+    + Send
+    + Sync
+    + 'static
+    + BitAnd<Output = Self>
+    + BitOr<Output = Self>
+    + BitXor<Output = Self>
+    + Not<Output = Self>
+    + BitAndAssign
+    + BitOrAssign
+    + BitXorAssign
+{
+    /// How many squares the set can hold.
+    const CAPACITY: usize;
+    const EMPTY: Self;
+
+    fn from_square(sq: Square) -> Self;
+    fn is_empty(self) -> bool;
+    fn count(self) -> u32;
+    /// Lowest square; the set must not be empty.
+    fn lsb(self) -> Square;
+    /// Highest square; the set must not be empty.
+    fn msb(self) -> Square;
+
+    #[inline(always)]
+    fn contains(self, sq: Square) -> bool {
+        !(self & Self::from_square(sq)).is_empty()
+    }
+    #[inline(always)]
+    fn insert(&mut self, sq: Square) {
+        *self |= Self::from_square(sq);
+    }
+    #[inline(always)]
+    fn remove(&mut self, sq: Square) {
+        *self &= !Self::from_square(sq);
+    }
+    #[inline(always)]
+    fn any(self) -> bool {
+        !self.is_empty()
+    }
+    /// Removes and returns the lowest square.
+    #[inline(always)]
+    fn pop_lsb(&mut self) -> Option<Square> {
+        if self.is_empty() {
+            None
+        } else {
+            let s = self.lsb();
+            *self ^= Self::from_square(s);
+            Some(s)
+        }
+    }
+    /// The squares in increasing order.
+    fn squares(self) -> SquareIter<Self> {
+        SquareIter(self)
+    }
+}
+
+/// Iterates a set's squares from the lowest.
+pub struct SquareIter<B: BitSet>(B);
+
+impl<B: BitSet> Iterator for SquareIter<B> {
+    type Item = Square;
+    #[inline(always)]
+    fn next(&mut self) -> Option<Square> {
+        self.0.pop_lsb()
+    }
+}
+
+impl BitSet for u64 {
+    const CAPACITY: usize = 64;
+    const EMPTY: u64 = 0;
+    #[inline(always)]
+    fn from_square(sq: Square) -> u64 {
+        1u64 << sq.0
+    }
+    #[inline(always)]
+    fn is_empty(self) -> bool {
+        self == 0
+    }
+    #[inline(always)]
+    fn count(self) -> u32 {
+        self.count_ones()
+    }
+    #[inline(always)]
+    fn lsb(self) -> Square {
+        Square(self.trailing_zeros() as u8)
+    }
+    #[inline(always)]
+    fn msb(self) -> Square {
+        Square(63 - self.leading_zeros() as u8)
+    }
+}
+
+impl BitSet for u128 {
+    const CAPACITY: usize = 128;
+    const EMPTY: u128 = 0;
+    #[inline(always)]
+    fn from_square(sq: Square) -> u128 {
+        1u128 << sq.0
+    }
+    #[inline(always)]
+    fn is_empty(self) -> bool {
+        self == 0
+    }
+    #[inline(always)]
+    fn count(self) -> u32 {
+        self.count_ones()
+    }
+    #[inline(always)]
+    fn lsb(self) -> Square {
+        Square(self.trailing_zeros() as u8)
+    }
+    #[inline(always)]
+    fn msb(self) -> Square {
+        Square(127 - self.leading_zeros() as u8)
+    }
+}
+
+/// A 256-square set for 16×16 boards.
+#[derive(Copy, Clone, PartialEq, Eq, Debug, Default, Hash)]
+pub struct U256(pub [u64; 4]);
+
+macro_rules! u256_binop {
+    ($tr:ident, $f:ident, $atr:ident, $af:ident, $op:tt) => {
+        impl $tr for U256 {
+            type Output = U256;
+            #[inline(always)]
+            fn $f(self, o: U256) -> U256 {
+                U256([
+                    self.0[0] $op o.0[0],
+                    self.0[1] $op o.0[1],
+                    self.0[2] $op o.0[2],
+                    self.0[3] $op o.0[3],
+                ])
+            }
+        }
+        impl $atr for U256 {
+            #[inline(always)]
+            fn $af(&mut self, o: U256) {
+                *self = *self $op o;
+            }
+        }
+    };
+}
+u256_binop!(BitAnd, bitand, BitAndAssign, bitand_assign, &);
+u256_binop!(BitOr, bitor, BitOrAssign, bitor_assign, |);
+u256_binop!(BitXor, bitxor, BitXorAssign, bitxor_assign, ^);
+
+impl Not for U256 {
+    type Output = U256;
+    #[inline(always)]
+    fn not(self) -> U256 {
+        U256([!self.0[0], !self.0[1], !self.0[2], !self.0[3]])
+    }
+}
+
+impl BitSet for U256 {
+    const CAPACITY: usize = 256;
+    const EMPTY: U256 = U256([0; 4]);
+    #[inline(always)]
+    fn from_square(sq: Square) -> U256 {
+        let mut w = [0u64; 4];
+        w[(sq.0 >> 6) as usize] = 1u64 << (sq.0 & 63);
+        U256(w)
+    }
+    #[inline(always)]
+    fn is_empty(self) -> bool {
+        (self.0[0] | self.0[1] | self.0[2] | self.0[3]) == 0
+    }
+    #[inline(always)]
+    fn count(self) -> u32 {
+        self.0.iter().map(|w| w.count_ones()).sum()
+    }
+    #[inline(always)]
+    fn lsb(self) -> Square {
+        for (i, w) in self.0.iter().enumerate() {
+            if *w != 0 {
+                return Square((i as u32 * 64 + w.trailing_zeros()) as u8);
+            }
+        }
+        Square(0)
+    }
+    #[inline(always)]
+    fn msb(self) -> Square {
+        for i in (0..4).rev() {
+            let w = self.0[i];
+            if w != 0 {
+                return Square((i as u32 * 64 + 63 - w.leading_zeros()) as u8);
+            }
+        }
+        Square(0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn exercise<B: BitSet>() {
+        let mut s = B::EMPTY;
+        let picks: Vec<u8> = (0..B::CAPACITY as u32)
+            .step_by(7)
+            .map(|x| x as u8)
+            .collect();
+        for &p in &picks {
+            s.insert(Square(p));
+        }
+        assert_eq!(s.count() as usize, picks.len());
+        assert_eq!(s.lsb(), Square(picks[0]));
+        assert_eq!(s.msb(), Square(*picks.last().unwrap()));
+        let got: Vec<u8> = s.squares().map(|q| q.0).collect();
+        assert_eq!(got, picks);
+        s.remove(Square(picks[1]));
+        assert!(!s.contains(Square(picks[1])));
+        assert!(s.contains(Square(picks[2])));
+    }
+
+    #[test]
+    fn all_widths_behave_alike() {
+        exercise::<u64>();
+        exercise::<u128>();
+        exercise::<U256>();
+    }
+}

@@ -1,0 +1,17 @@
+//! The rules core shared by every variant: geometry, square sets, pieces as data, moves, keys
+//! and the [`variant::Variant`] trait.
+
+pub mod bitset;
+pub mod color;
+pub mod geometry;
+pub mod moves;
+pub mod piece;
+pub mod variant;
+pub mod zobrist;
+
+pub use bitset::{BitSet, U256};
+pub use color::Color;
+pub use geometry::{Geometry, RankBase, Square};
+pub use moves::{Move, MoveKind, MoveList, MAX_MOVES};
+pub use piece::{Atom, Mode, PieceDef, PieceTables, Powers, Reach, Sym};
+pub use variant::{perft, perft_divide, Dialect, FenError, MoveError, Outcome, Protocol, Variant};

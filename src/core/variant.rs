@@ -1,0 +1,202 @@
+//! The one trait every variant implements, and the types at its doors.
+//!
+//! The rules room knows nothing of search or protocols: a protocol asks for move text in its
+//! [`Dialect`], the searcher asks for legal moves, make/unmake, hashes and outcomes.
+
+use thiserror::Error;
+
+use super::color::Color;
+use super::geometry::{Geometry, RankBase};
+use super::moves::{Move, MoveList};
+
+/// Which protocol a move is written for.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum Protocol {
+    Xboard,
+    Uci,
+}
+
+/// How moves are spelled for one protocol: pass spelling, rank numbering.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub struct Dialect {
+    pub protocol: Protocol,
+    pub rank_base: RankBase,
+}
+
+impl Dialect {
+    pub const UCI: Dialect = Dialect {
+        protocol: Protocol::Uci,
+        rank_base: RankBase::ONE,
+    };
+    pub const XBOARD: Dialect = Dialect {
+        protocol: Protocol::Xboard,
+        rank_base: RankBase::ONE,
+    };
+
+    /// The spelling of a pass (IR-5): `@@@@` in XBoard, `0000` in UCI.
+    pub fn pass(self) -> &'static str {
+        match self.protocol {
+            Protocol::Xboard => "@@@@",
+            Protocol::Uci => "0000",
+        }
+    }
+}
+
+/// How a game ended.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum Outcome {
+    Win { winner: Color, reason: String },
+    Draw { reason: String },
+}
+
+impl Outcome {
+    /// `1-0`, `0-1` or `1/2-1/2`.
+    pub fn score(&self) -> &'static str {
+        match self {
+            Outcome::Win {
+                winner: Color::White,
+                ..
+            } => "1-0",
+            Outcome::Win {
+                winner: Color::Black,
+                ..
+            } => "0-1",
+            Outcome::Draw { .. } => "1/2-1/2",
+        }
+    }
+    pub fn reason(&self) -> &str {
+        match self {
+            Outcome::Win { reason, .. } | Outcome::Draw { reason } => reason,
+        }
+    }
+}
+
+/// Why a FEN was refused.
+#[derive(Clone, PartialEq, Eq, Debug, Error)]
+pub enum FenError {
+    #[error("empty FEN")]
+    Empty,
+    #[error("bad board: {0}")]
+    Board(String),
+    #[error("bad side to move: {0:?}")]
+    Side(String),
+    #[error("bad castling field: {0:?}")]
+    Castling(String),
+    #[error("bad en-passant field: {0:?}")]
+    EnPassant(String),
+    #[error("bad move counter: {0:?}")]
+    Counter(String),
+    #[error("impossible position: {0}")]
+    Impossible(String),
+    #[error("bad field: {0}")]
+    Other(String),
+}
+
+/// Why a move text was refused.
+#[derive(Clone, PartialEq, Eq, Debug, Error)]
+pub enum MoveError {
+    #[error("cannot read move {0:?}")]
+    Syntax(String),
+    #[error("illegal move {0:?}")]
+    Illegal(String),
+}
+
+/// A game variant's rules over one position.
+///
+/// Make/unmake keep their own undo stack (and the history of position keys that repetition
+/// needs), so callers only ever say `make_move(m)` / `unmake_move()`.
+pub trait Variant: Clone + Send + Sync + 'static {
+    /// The name in both protocols (`chess`, `recursion`, `microorganism`, `immune`).
+    const NAME: &'static str;
+
+    /// The start position.
+    fn startpos() -> Self;
+    /// A position from FEN (validated; typed errors).
+    fn from_fen(fen: &str) -> Result<Self, FenError>;
+    /// The FEN of the position, every bit of state included.
+    fn fen(&self) -> String;
+    fn geometry(&self) -> Geometry;
+    fn side_to_move(&self) -> Color;
+
+    /// All legal moves.
+    fn legal_moves(&self, out: &mut MoveList);
+    fn make_move(&mut self, m: Move);
+    /// Undoes the last [`Variant::make_move`] (or null move).
+    fn unmake_move(&mut self);
+
+    /// Whether a null move is sound here (no zugzwang danger, not in check). Variants where a
+    /// pass changes the game (or zugzwang is common) answer `false`.
+    fn null_move_ok(&self) -> bool;
+    /// Passes the turn for search purposes (only when [`Variant::null_move_ok`]).
+    fn make_null_move(&mut self);
+
+    /// The Zobrist key of the whole state, hidden state included.
+    fn hash(&self) -> u64;
+    /// Whether the side to move's royal piece is attacked.
+    fn in_check(&self) -> bool;
+    /// Captures and promotions: the moves quiescence search looks at.
+    fn is_tactical(&self, m: Move) -> bool;
+    /// An ordering score for tactical moves (most valuable victim, least valuable attacker).
+    fn tactical_order(&self, m: Move) -> i32;
+
+    /// The game's end by its rules (mate, stalemate, repetition, move rule, material), if ended.
+    fn outcome(&self) -> Option<Outcome>;
+    /// A draw the searcher may score at once: any repetition, the move rule, dead material.
+    fn is_search_draw(&self) -> bool;
+
+    /// The text of a legal move in a protocol dialect.
+    fn move_text(&self, m: Move, dialect: Dialect) -> String;
+    /// Reads a move text and returns the legal move it names.
+    fn parse_move(&self, text: &str, dialect: Dialect) -> Result<Move, MoveError> {
+        let mut list = MoveList::new();
+        self.legal_moves(&mut list);
+        for &m in &list {
+            if self.move_text(m, dialect) == text {
+                return Ok(m);
+            }
+        }
+        if self.looks_like_move(text, dialect) {
+            Err(MoveError::Illegal(text.to_string()))
+        } else {
+            Err(MoveError::Syntax(text.to_string()))
+        }
+    }
+    /// Whether a text has the form of a move of this variant (for the error message).
+    fn looks_like_move(&self, text: &str, dialect: Dialect) -> bool;
+
+    /// A board picture with all state, for the `d` command.
+    fn display(&self) -> String;
+
+    /// Plies made since the position was set up (the depth of the undo stack).
+    fn game_ply(&self) -> usize;
+}
+
+/// Counts leaf nodes to `depth`, counting the last ply without making its moves.
+pub fn perft<V: Variant>(pos: &mut V, depth: u32) -> u64 {
+    let mut list = MoveList::new();
+    pos.legal_moves(&mut list);
+    if depth <= 1 {
+        return if depth == 0 { 1 } else { list.len() as u64 };
+    }
+    let mut n = 0;
+    for &m in &list {
+        pos.make_move(m);
+        n += perft(pos, depth - 1);
+        pos.unmake_move();
+    }
+    n
+}
+
+/// Perft of each root move: `(move, count)` in generation order.
+pub fn perft_divide<V: Variant>(pos: &mut V, depth: u32) -> Vec<(Move, u64)> {
+    let mut list = MoveList::new();
+    pos.legal_moves(&mut list);
+    let mut out = Vec::with_capacity(list.len());
+    for &m in &list {
+        pos.make_move(m);
+        let n = if depth <= 1 { 1 } else { perft(pos, depth - 1) };
+        pos.unmake_move();
+        out.push((m, n));
+    }
+    out
+}

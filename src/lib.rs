@@ -1,0 +1,8 @@
+//! cellmate: a chess-variant engine speaking XBoard (CECP v2) and UCI.
+//!
+//! Rooms, with doors one way: [`protocol`] → [`engine`] → [`variants`] / [`core`].
+//! See `docs/architecture.md`.
+
+pub mod core;
+pub mod engine;
+pub mod variants;

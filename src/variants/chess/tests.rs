@@ -1,0 +1,68 @@
+use super::*;
+use crate::core::{perft, perft_divide};
+
+fn p(fen: &str, depth: u32) -> u64 {
+    let mut pos = Chess::from_fen(fen).unwrap();
+    perft(&mut pos, depth)
+}
+
+#[test]
+fn start_position_perft() {
+    assert_eq!(p(START_FEN, 1), 20);
+    assert_eq!(p(START_FEN, 2), 400);
+    assert_eq!(p(START_FEN, 3), 8902);
+    assert_eq!(p(START_FEN, 4), 197_281);
+}
+
+#[test]
+fn kiwipete_perft() {
+    let fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    assert_eq!(p(fen, 1), 48);
+    assert_eq!(p(fen, 2), 2039);
+    assert_eq!(p(fen, 3), 97_862);
+}
+
+#[test]
+fn fen_round_trips() {
+    for fen in [
+        START_FEN,
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "rnbqkbnr/ppp1pppp/8/8/3pP3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 3",
+        "8/8/8/8/8/8/6k1/4K2R w K - 12 40",
+    ] {
+        assert_eq!(Chess::from_fen(fen).unwrap().fen(), fen);
+    }
+}
+
+#[test]
+fn make_unmake_restores_and_hash_is_incremental() {
+    let mut pos =
+        Chess::from_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")
+            .unwrap();
+    let before = pos.fen();
+    let h = pos.hash();
+    let mut list = MoveList::new();
+    pos.legal_moves(&mut list);
+    for &m in &list {
+        pos.make_move(m);
+        assert_eq!(pos.hash(), pos.compute_hash(), "{}", pos.fen());
+        let mut l2 = MoveList::new();
+        pos.legal_moves(&mut l2);
+        for &m2 in &l2 {
+            pos.make_move(m2);
+            assert_eq!(pos.hash(), pos.compute_hash(), "{}", pos.fen());
+            pos.unmake_move();
+        }
+        pos.unmake_move();
+        assert_eq!(pos.fen(), before);
+        assert_eq!(pos.hash(), h);
+    }
+}
+
+#[test]
+fn divide_sums_to_perft() {
+    let mut pos = Chess::startpos();
+    let d = perft_divide(&mut pos, 3);
+    assert_eq!(d.len(), 20);
+    assert_eq!(d.iter().map(|x| x.1).sum::<u64>(), 8902);
+}

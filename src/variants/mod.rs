@@ -1,0 +1,3 @@
+//! The variants: each implements [`crate::core::Variant`].
+
+pub mod chess;
