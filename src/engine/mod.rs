@@ -113,3 +113,48 @@ impl Control {
         *self.started.lock().unwrap()
     }
 }
+
+/// The searcher: transposition table, thread count and options. Shared with search threads
+/// behind an `Arc`; options change only between searches.
+///
+/// (Interface fixed for the protocol room; the search itself lives in `search.rs`.)
+pub struct Engine {
+    pub hash_mb: usize,
+    pub threads: usize,
+    pub multipv: usize,
+}
+
+impl Engine {
+    pub fn new(hash_mb: usize, threads: usize) -> Engine {
+        Engine {
+            hash_mb,
+            threads,
+            multipv: 1,
+        }
+    }
+
+    /// Forgets everything learned (new game).
+    pub fn clear(&self) {}
+
+    /// Searches `pos` within `limits` until done or `control` says stop, calling `report` with
+    /// progress. Blocks; run it on its own thread.
+    pub fn search<V: eval::Evaluate>(
+        &self,
+        pos: &V,
+        limits: &Limits,
+        control: &Control,
+        report: &(dyn Fn(&Info) + Sync),
+    ) -> SearchResult {
+        // Placeholder until the searcher lands: the first legal move.
+        let _ = (limits, control, report);
+        let mut list = crate::core::MoveList::new();
+        pos.legal_moves(&mut list);
+        SearchResult {
+            best: list.first().copied(),
+            ponder: None,
+            score: Score::Cp(0),
+            depth: 0,
+            nodes: 0,
+        }
+    }
+}
