@@ -1,3 +1,4 @@
 //! The variants: each implements [`crate::core::Variant`].
 
 pub mod chess;
+pub mod recursion;

@@ -48,6 +48,49 @@ struct Undo {
     ep: Option<Square>,
     halfmove: u16,
     hash: u64,
+    mega: [Option<Square>; 2],
+}
+
+/// The state of a mega-knight (IR-4): what its own sub-game's result allows it.
+#[derive(Copy, Clone, PartialEq, Eq, Debug, Hash)]
+pub enum MegaState {
+    /// Its sub-game is still going: moves without capturing, cannot be captured.
+    Neutral,
+    /// Its owner won its sub-game: a normal knight.
+    Armed,
+    /// Its sub-game was drawn: moves without capturing, can be captured.
+    Disarmed,
+    /// Its owner lost its sub-game: cannot move, can be captured.
+    Frozen,
+}
+
+impl MegaState {
+    pub const ALL: [MegaState; 4] = [
+        MegaState::Neutral,
+        MegaState::Armed,
+        MegaState::Disarmed,
+        MegaState::Frozen,
+    ];
+    /// The FEN letter: `n`, `a`, `d`, `f`.
+    pub fn letter(self) -> char {
+        match self {
+            MegaState::Neutral => 'n',
+            MegaState::Armed => 'a',
+            MegaState::Disarmed => 'd',
+            MegaState::Frozen => 'f',
+        }
+    }
+    pub fn from_letter(c: char) -> Option<MegaState> {
+        MegaState::ALL.into_iter().find(|s| s.letter() == c)
+    }
+    pub fn name(self) -> &'static str {
+        match self {
+            MegaState::Neutral => "Neutral",
+            MegaState::Armed => "Armed",
+            MegaState::Disarmed => "Disarmed",
+            MegaState::Frozen => "Frozen",
+        }
+    }
 }
 
 /// A chess position with its history since it was set up.
@@ -68,10 +111,22 @@ pub struct Chess {
     fullmove: u16,
     hash: u64,
     history: Vec<Undo>,
+    /// Where each colour's mega-knight stands (Infinite Recursion only; `None` in chess).
+    mega: [Option<Square>; 2],
+    mega_state: [MegaState; 2],
 }
 
 fn piece_key(color: Color, pt: u8, sq: Square) -> u64 {
     zobrist::key(DOMAIN_PIECE, color as u64, pt as u64, sq.0 as u64)
+}
+
+fn mega_key(color: Color, sq: Square, state: MegaState) -> u64 {
+    zobrist::key(
+        zobrist::DOMAIN_STATE,
+        color as u64,
+        sq.0 as u64,
+        state as u64 + 100,
+    )
 }
 
 struct Keys {
@@ -129,6 +184,8 @@ impl Chess {
             fullmove: 1,
             hash: 0,
             history: Vec::new(),
+            mega: [None, None],
+            mega_state: [MegaState::Neutral; 2],
         }
     }
 
@@ -191,6 +248,49 @@ impl Chess {
                 Some(code_type(u.captured))
             }
         })
+    }
+
+    /// Where `color`'s mega-knight stands, if it has one on this board (IR-2).
+    pub fn mega_square(&self, color: Color) -> Option<Square> {
+        self.mega[color.index()]
+    }
+    pub fn mega_state(&self, color: Color) -> MegaState {
+        self.mega_state[color.index()]
+    }
+    /// Marks the knight on `sq` as `color`'s mega-knight (or removes the mark with `None`).
+    pub fn set_mega_square(&mut self, color: Color, sq: Option<Square>) -> Result<(), FenError> {
+        if let Some(s) = sq {
+            if self.piece_at(s) != Some((color, KNIGHT)) {
+                return Err(FenError::Impossible(format!(
+                    "no {} knight to be a mega-knight",
+                    color.name()
+                )));
+            }
+        }
+        self.toggle_mega_key(color);
+        self.mega[color.index()] = sq;
+        self.toggle_mega_key(color);
+        Ok(())
+    }
+    /// Sets the state of `color`'s mega-knight (IR-4, IR-6).
+    pub fn set_mega_state(&mut self, color: Color, state: MegaState) {
+        self.toggle_mega_key(color);
+        self.mega_state[color.index()] = state;
+        self.toggle_mega_key(color);
+    }
+    #[inline(always)]
+    fn toggle_mega_key(&mut self, color: Color) {
+        if let Some(sq) = self.mega[color.index()] {
+            self.hash ^= mega_key(color, sq, self.mega_state[color.index()]);
+        }
+    }
+    /// Squares of pieces that cannot be captured: a Neutral mega-knight (IR-4).
+    #[inline(always)]
+    fn uncapturable(&self, color: Color) -> u64 {
+        match self.mega[color.index()] {
+            Some(sq) if self.mega_state[color.index()] == MegaState::Neutral => 1u64 << sq.0,
+            _ => 0,
+        }
     }
 
     // ----- board editing -----
@@ -323,7 +423,8 @@ impl Chess {
 
         // King moves: never onto an attacked square (the king itself removed from the board).
         let occ_no_king = occ ^ (1u64 << ksq.0);
-        let mut kt = t.king[ksq.index()] & !own;
+        let immune = self.uncapturable(them);
+        let mut kt = t.king[ksq.index()] & !own & !immune;
         while kt != 0 {
             let to = Square(kt.trailing_zeros() as u8);
             kt &= kt - 1;
@@ -339,7 +440,7 @@ impl Chess {
             t.between[ksq.index()][c] | checkers
         } else {
             !own
-        };
+        } & !immune;
         let pinned = self.pinned();
 
         // Knights (a pinned knight never moves).
@@ -347,7 +448,15 @@ impl Chess {
         while kn != 0 {
             let from = Square(kn.trailing_zeros() as u8);
             kn &= kn - 1;
-            Self::push_targets(list, from, t.knight[from.index()] & target);
+            let mut tg = t.knight[from.index()] & target;
+            if self.mega[us.index()] == Some(from) {
+                match self.mega_state[us.index()] {
+                    MegaState::Armed => {}
+                    MegaState::Neutral | MegaState::Disarmed => tg &= !enemy,
+                    MegaState::Frozen => tg = 0,
+                }
+            }
+            Self::push_targets(list, from, tg);
         }
         // Sliders.
         let mut diag = (self.pieces(us, BISHOP) | self.pieces(us, QUEEN)) & own;
@@ -468,12 +577,16 @@ impl Chess {
             ep: self.ep,
             halfmove: self.halfmove,
             hash: self.hash,
+            mega: self.mega,
         };
         if let Some(ep) = self.ep {
             self.hash ^= k.ep[(ep.0 % 8) as usize];
         }
         self.ep = None;
         self.halfmove += 1;
+        if self.mega != [None, None] {
+            self.track_mega(us, from, to);
+        }
         match m.kind() {
             MoveKind::Castle => {
                 let side = if to.0 > from.0 { 0 } else { 1 };
@@ -532,6 +645,21 @@ impl Chess {
         self.history.push(undo);
     }
 
+    /// Moves the mega-knight marks along with a move (before the board changes): the mover's
+    /// mark follows it, a captured mega-knight loses its mark.
+    fn track_mega(&mut self, us: Color, from: Square, to: Square) {
+        let them = !us;
+        if self.mega[them.index()] == Some(to) {
+            self.toggle_mega_key(them);
+            self.mega[them.index()] = None;
+        }
+        if self.mega[us.index()] == Some(from) {
+            self.toggle_mega_key(us);
+            self.mega[us.index()] = Some(to);
+            self.toggle_mega_key(us);
+        }
+    }
+
     fn undo_move(&mut self) {
         let Some(u) = self.history.pop() else {
             return;
@@ -581,6 +709,7 @@ impl Chess {
         self.ep = u.ep;
         self.halfmove = u.halfmove;
         self.hash = u.hash;
+        self.mega = u.mega;
     }
 
     /// The key computed from scratch (tests compare it with the incremental one).
@@ -598,6 +727,11 @@ impl Chess {
         }
         if self.stm == Color::Black {
             h ^= k.side;
+        }
+        for c in Color::BOTH {
+            if let Some(sq) = self.mega[c.index()] {
+                h ^= mega_key(c, sq, self.mega_state[c.index()]);
+            }
         }
         h
     }
@@ -940,6 +1074,7 @@ impl Variant for Chess {
             ep: self.ep,
             halfmove: self.halfmove,
             hash: self.hash,
+            mega: self.mega,
         };
         if let Some(ep) = self.ep {
             self.hash ^= k.ep[(ep.0 % 8) as usize];
