@@ -346,3 +346,73 @@ fn no_legal_move_at_root() {
     assert_eq!(r.best, None);
     assert_eq!(r.score, Score::Cp(0));
 }
+
+/// `cargo test --test search bench_numbers -- --ignored --nocapture`: prints the bench.
+#[test]
+#[ignore]
+fn bench_numbers() {
+    let depth = std::env::var("BENCH_DEPTH")
+        .ok()
+        .and_then(|d| d.parse().ok())
+        .unwrap_or(cellmate::engine::bench::DEFAULT_DEPTH);
+    let (nodes, nps) = bench(depth);
+    println!("bench depth {depth}: {nodes} nodes {nps} nps");
+}
+
+/// `cargo test --test search tactics_sample -- --ignored --nocapture`: a few classic tactics
+/// (Win At Chess 1-10) at one second each; prints the solved count.
+#[test]
+#[ignore]
+fn tactics_sample() {
+    let suite = [
+        (
+            "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1",
+            "g3g6",
+        ),
+        ("8/7p/5k2/5p2/p1p2P2/Pr1pPK2/1P1R3P/8 b - - 0 1", "b3b2"),
+        (
+            "5rk1/1ppb3p/p1pb4/6q1/3P1p1r/2P1R2P/PP1BQ1P1/5RKN w - - 0 1",
+            "e3g3",
+        ),
+        (
+            "r1bq2rk/pp3pbp/2p1p1pQ/7P/3P4/2PB1N2/PP3PPR/2KR4 w - - 0 1",
+            "h6h7",
+        ),
+        ("5k2/6pp/p1qN4/1p1p4/3P4/2PKP2Q/PP3r2/3R4 b - - 0 1", "c6c4"),
+        ("7k/p7/1R5K/6r1/6p1/6P1/8/8 w - - 0 1", "b6b7"),
+        (
+            "rnbqkb1r/pppp1ppp/8/4P3/6n1/7P/PPPNPPP1/R1BQKBNR b KQkq - 0 1",
+            "g4e3",
+        ),
+        (
+            "r4q1k/p2bR1rp/2p2Q1N/5p2/5p2/2P5/PP3PPP/R5K1 w - - 0 1",
+            "e7f7",
+        ),
+        (
+            "3q1rk1/p4pp1/2pb3p/3p4/6Pr/1PNQ4/P1PB1PP1/4RRK1 b - - 0 1",
+            "d6h2",
+        ),
+        (
+            "2br2k1/2q3rn/p2NppQ1/2p1P3/Pp5R/4P3/1P3PPP/3R2K1 w - - 0 1",
+            "h4h7",
+        ),
+    ];
+    let ms = std::env::var("TACTICS_MS")
+        .ok()
+        .and_then(|d| d.parse().ok())
+        .unwrap_or(1000);
+    let mut solved = 0;
+    for (fen, best) in suite {
+        let p = pos(fen);
+        let engine = Engine::new(64, 1);
+        let limits = Limits {
+            movetime: Some(ms),
+            ..Limits::default()
+        };
+        let r = engine.search(&p, &limits, &Control::new(false), &|_| {});
+        let got = text(&p, r.best.unwrap());
+        println!("{fen}: {got} (want {best}) {:?} depth {}", r.score, r.depth);
+        solved += (got == best) as u32;
+    }
+    println!("solved {solved}/{}", suite.len());
+}

@@ -9,7 +9,7 @@ use crate::variants::chess::Chess;
 use super::{Control, Engine, Limits};
 
 /// The depth `cellmate bench` uses by default.
-pub const DEFAULT_DEPTH: u32 = 11;
+pub const DEFAULT_DEPTH: u32 = 16;
 
 /// Positions: the start, kiwipete, middlegames and endgames.
 pub const POSITIONS: [&str; 10] = [

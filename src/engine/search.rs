@@ -326,6 +326,7 @@ impl<'a, V: Evaluate> Worker<'a, V> {
         let in_check = self.pos.in_check();
         for i in pv_idx..self.root_moves.len() {
             let m = self.root_moves[i].mv;
+            let tactical = self.pos.is_tactical(m);
             self.nodes += 1;
             self.pos.make_move(m);
             self.null_before[1] = false;
@@ -333,7 +334,8 @@ impl<'a, V: Evaluate> Worker<'a, V> {
             if i == pv_idx {
                 score = -self.search(depth - 1, -beta, -alpha, 1);
             } else {
-                let quiet = !in_check && !self.pos.in_check() && i - pv_idx >= 4 && depth >= 3;
+                let quiet =
+                    !tactical && !in_check && !self.pos.in_check() && i - pv_idx >= 4 && depth >= 3;
                 let r = if quiet { 1 } else { 0 };
                 score = -self.search(depth - 1 - r, -alpha - 1, -alpha, 1);
                 if score > alpha && r > 0 {
