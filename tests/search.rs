@@ -416,3 +416,35 @@ fn tactics_sample() {
     }
     println!("solved {solved}/{}", suite.len());
 }
+
+#[test]
+fn self_play_on_a_short_clock_never_flags() {
+    // Two threads, sudden death with a small increment: every move within the clock.
+    let engine = Engine::new(8, 2);
+    let mut g = pos("r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP1B1PPP/R2QKB1R w KQ - 1 8");
+    let mut clock = [700u64, 700u64];
+    for ply in 0..24 {
+        if g.outcome().is_some() {
+            break;
+        }
+        let side = ply % 2;
+        let limits = Limits {
+            time_left: Some(clock[side]),
+            increment: 20,
+            move_overhead: 10,
+            ..Limits::default()
+        };
+        let t = Instant::now();
+        let r = engine.search(&g, &limits, &Control::new(false), &|_| {});
+        let spent = t.elapsed().as_millis() as u64;
+        assert!(
+            spent + 10 < clock[side],
+            "ply {ply}: spent {spent} of {}",
+            clock[side]
+        );
+        clock[side] = clock[side] - spent + 20;
+        let m = r.best.expect("a move");
+        assert!(legal(&g).contains(&m));
+        g.make_move(m);
+    }
+}

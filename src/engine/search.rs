@@ -288,7 +288,8 @@ impl<'a, V: Evaluate> Worker<'a, V> {
 
     /// One iteration for PV line `pv_idx`, with an aspiration window around the last score.
     fn aspiration(&mut self, depth: i32, pv_idx: usize) {
-        let prev = self.root_moves[pv_idx].score;
+        // This line's score in the last iteration (scores of other lines were reset since).
+        let prev = self.root_moves[pv_idx].prev_score;
         let mut delta = 20;
         let (mut alpha, mut beta) = if depth >= 5 && prev.abs() < MATE_BOUND {
             ((prev - delta).max(-INF), (prev + delta).min(INF))
