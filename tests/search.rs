@@ -448,3 +448,16 @@ fn self_play_on_a_short_clock_never_flags() {
         g.make_move(m);
     }
 }
+
+#[test]
+fn node_limit_is_kept() {
+    let engine = Engine::new(16, 1);
+    let p = Chess::startpos();
+    let limits = Limits {
+        nodes: Some(20_000),
+        ..Limits::default()
+    };
+    let r = engine.search(&p, &limits, &Control::new(false), &|_| {});
+    assert!((15_000..=20_010).contains(&r.nodes), "{}", r.nodes);
+    assert!(legal(&p).contains(&r.best.unwrap()));
+}
