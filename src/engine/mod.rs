@@ -4,9 +4,14 @@
 //! [`eval::Evaluate`] implementation; the engine reads positions only through the `Variant`
 //! trait and the evaluator's narrow accessors. It never prints: it reports through a callback.
 
+pub mod bench;
 pub mod eval;
+pub mod search;
+pub mod time;
+pub mod tt;
 
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::RwLock;
 use std::time::Instant;
 
 use crate::core::Move;
@@ -117,11 +122,15 @@ impl Control {
 /// The searcher: transposition table, thread count and options. Shared with search threads
 /// behind an `Arc`; options change only between searches.
 ///
-/// (Interface fixed for the protocol room; the search itself lives in `search.rs`.)
+/// The table is sized from `hash_mb` when the engine is built. To change the hash size or the
+/// thread count, build a new `Engine` (or, before sharing it, set the fields: a search whose
+/// `hash_mb` no longer matches the table reallocates it first). `threads` and `multipv` are
+/// read at the start of each search.
 pub struct Engine {
     pub hash_mb: usize,
     pub threads: usize,
     pub multipv: usize,
+    tt: RwLock<tt::TranspositionTable>,
 }
 
 impl Engine {
@@ -130,14 +139,23 @@ impl Engine {
             hash_mb,
             threads,
             multipv: 1,
+            tt: RwLock::new(tt::TranspositionTable::new(hash_mb)),
         }
     }
 
     /// Forgets everything learned (new game).
-    pub fn clear(&self) {}
+    pub fn clear(&self) {
+        self.tt.read().unwrap_or_else(|e| e.into_inner()).clear();
+    }
+
+    /// Permille of the transposition table used by the last search (sampled).
+    pub fn hashfull(&self) -> u32 {
+        self.tt.read().unwrap_or_else(|e| e.into_inner()).hashfull()
+    }
 
     /// Searches `pos` within `limits` until done or `control` says stop, calling `report` with
-    /// progress. Blocks; run it on its own thread.
+    /// progress. Blocks; run it on its own thread. Searches run on threads of their own with
+    /// big stacks, so the caller's stack size does not matter.
     pub fn search<V: eval::Evaluate>(
         &self,
         pos: &V,
@@ -145,16 +163,26 @@ impl Engine {
         control: &Control,
         report: &(dyn Fn(&Info) + Sync),
     ) -> SearchResult {
-        // Placeholder until the searcher lands: the first legal move.
-        let _ = (limits, control, report);
-        let mut list = crate::core::MoveList::new();
-        pos.legal_moves(&mut list);
-        SearchResult {
-            best: list.first().copied(),
-            ponder: None,
-            score: Score::Cp(0),
-            depth: 0,
-            nodes: 0,
+        let stale = self
+            .tt
+            .read()
+            .map(|t| t.size_mb() != self.hash_mb)
+            .unwrap_or(true);
+        if stale {
+            let mut t = self.tt.write().unwrap_or_else(|e| e.into_inner());
+            if t.size_mb() != self.hash_mb {
+                *t = tt::TranspositionTable::new(self.hash_mb);
+            }
         }
+        let tt = self.tt.read().unwrap_or_else(|e| e.into_inner());
+        search::run(
+            pos,
+            &tt,
+            self.threads,
+            self.multipv,
+            limits,
+            control,
+            report,
+        )
     }
 }

@@ -1,0 +1,832 @@
+//! The searcher: iterative deepening with aspiration windows over a PVS alpha-beta search,
+//! quiescence, transposition table, killer and history move ordering, null-move pruning where
+//! the variant allows it, late-move reductions and a few forward prunings. Lazy SMP: helper
+//! threads search the same root sharing the table.
+//!
+//! Scores are centipawns from the side to move's view; mates are `±(MATE - plies)`.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::OnceLock;
+use std::time::Instant;
+
+use arrayvec::ArrayVec;
+
+use crate::core::{Move, MoveList, Variant, MAX_MOVES};
+
+use super::eval::Evaluate;
+use super::time::{elapsed_ms, TimeBudget};
+use super::tt::{Bound, TranspositionTable};
+use super::{Control, Info, Limits, Score, SearchResult};
+
+pub const INF: i32 = 32_000;
+pub const MATE: i32 = 31_000;
+pub const MAX_PLY: usize = 128;
+/// Scores at least this far from zero are mates.
+pub const MATE_BOUND: i32 = MATE - 2 * MAX_PLY as i32;
+
+/// The score of a node whose side to move has no legal move, `ply` plies from the root.
+///
+/// Chess: checkmate loses, stalemate draws. Variants where "no legal move" means something else
+/// change this one function.
+#[inline]
+pub fn no_legal_move_score<V: Variant>(pos: &V, ply: usize) -> i32 {
+    if pos.in_check() {
+        -MATE + ply as i32
+    } else {
+        0
+    }
+}
+
+/// An internal score as a protocol score.
+pub fn to_score(s: i32) -> Score {
+    if s >= MATE_BOUND {
+        Score::Mate((MATE - s + 1) / 2)
+    } else if s <= -MATE_BOUND {
+        Score::Mate(-(MATE + s) / 2)
+    } else {
+        Score::Cp(s)
+    }
+}
+
+fn lmr_table() -> &'static [[u8; 64]; 64] {
+    static T: OnceLock<[[u8; 64]; 64]> = OnceLock::new();
+    T.get_or_init(|| {
+        let mut t = [[0u8; 64]; 64];
+        for (d, row) in t.iter_mut().enumerate().skip(1) {
+            for (m, r) in row.iter_mut().enumerate().skip(1) {
+                *r = (0.75 + (d as f64).ln() * (m as f64).ln() / 2.25) as u8;
+            }
+        }
+        t
+    })
+}
+
+/// State shared by all threads of one search.
+pub(crate) struct Shared<'a> {
+    pub tt: &'a TranspositionTable,
+    pub control: &'a Control,
+    pub limits: &'a Limits,
+    pub budget: TimeBudget,
+    /// Set when the main thread is done (or out of time): every thread stops.
+    pub abort: AtomicBool,
+    /// Nodes of each thread, published every so often (exactly at iteration ends).
+    pub nodes: Vec<AtomicU64>,
+    pub multipv: usize,
+    pub start: Instant,
+}
+
+impl Shared<'_> {
+    pub fn total_nodes(&self) -> u64 {
+        self.nodes.iter().map(|n| n.load(Ordering::Relaxed)).sum()
+    }
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct RootMove {
+    pub mv: Move,
+    pub score: i32,
+    pub prev_score: i32,
+    pub pv: Vec<Move>,
+    pub seldepth: usize,
+}
+
+/// Ordering scores.
+const SCORE_TT: i32 = 1 << 30;
+const SCORE_GOOD_TACTICAL: i32 = 1 << 28;
+const SCORE_KILLER: i32 = 1 << 27;
+const SCORE_BAD_TACTICAL: i32 = -(1 << 20);
+const HISTORY_MAX: i32 = 16_384;
+
+/// One search thread.
+pub(crate) struct Worker<'a, V: Evaluate> {
+    id: usize,
+    pos: V,
+    shared: &'a Shared<'a>,
+    pub nodes: u64,
+    seldepth: usize,
+    stopped: bool,
+    killers: Vec<[Move; 2]>,
+    history: Vec<i32>,
+    pv: Vec<[Move; MAX_PLY + 1]>,
+    pv_len: [usize; MAX_PLY + 1],
+    evals: [i32; MAX_PLY + 1],
+    /// Whether the move leading to each ply was a null move.
+    null_before: [bool; MAX_PLY + 1],
+    pub root_moves: Vec<RootMove>,
+    /// The result of the last completed iteration: (depth, root moves).
+    pub completed: Option<(u32, Vec<RootMove>)>,
+}
+
+impl<'a, V: Evaluate> Worker<'a, V> {
+    pub fn new(id: usize, pos: &V, shared: &'a Shared<'a>) -> Worker<'a, V> {
+        let mut list = MoveList::new();
+        pos.legal_moves(&mut list);
+        let searchmoves = &shared.limits.searchmoves;
+        let root_moves = list
+            .iter()
+            .filter(|m| searchmoves.is_empty() || searchmoves.contains(m))
+            .map(|&mv| RootMove {
+                mv,
+                score: -INF,
+                prev_score: -INF,
+                pv: vec![mv],
+                seldepth: 0,
+            })
+            .collect();
+        Worker {
+            id,
+            pos: pos.clone(),
+            shared,
+            nodes: 0,
+            seldepth: 0,
+            stopped: false,
+            killers: vec![[Move::NONE; 2]; MAX_PLY + 2],
+            history: vec![0; 2 * 65_536],
+            pv: vec![[Move::NONE; MAX_PLY + 1]; MAX_PLY + 1],
+            pv_len: [0; MAX_PLY + 1],
+            evals: [0; MAX_PLY + 1],
+            null_before: [false; MAX_PLY + 1],
+            root_moves,
+            completed: None,
+        }
+    }
+
+    #[inline(always)]
+    fn history_index(&self, m: Move) -> usize {
+        (self.pos.side_to_move().index() << 16) | ((m.from().0 as usize) << 8) | m.to().0 as usize
+    }
+
+    fn update_history(&mut self, m: Move, bonus: i32) {
+        let i = self.history_index(m);
+        let h = &mut self.history[i];
+        *h += bonus - *h * bonus.abs() / HISTORY_MAX;
+    }
+
+    /// Whether to stop now: stop flag, abort, hard time and node limits (checked every 1024
+    /// nodes; the node limit of a single thread exactly).
+    #[inline(always)]
+    fn check_stop(&mut self) -> bool {
+        if self.stopped {
+            return true;
+        }
+        let sh = self.shared;
+        if self.id == 0 {
+            if let Some(limit) = sh.limits.nodes {
+                if self.nodes >= limit && sh.nodes.len() == 1 {
+                    self.stopped = true;
+                    return true;
+                }
+            }
+        }
+        if self.nodes & 1023 == 0 {
+            sh.nodes[self.id].store(self.nodes, Ordering::Relaxed);
+            if sh.abort.load(Ordering::Relaxed) || sh.control.stopped() {
+                self.stopped = true;
+            } else if self.id == 0 {
+                if let Some(limit) = sh.limits.nodes {
+                    if sh.total_nodes() >= limit {
+                        self.stopped = true;
+                    }
+                }
+                if let Some(hard) = sh.budget.hard {
+                    if !sh.control.pondering() && elapsed_ms(sh.control) >= hard {
+                        self.stopped = true;
+                    }
+                }
+            }
+        }
+        self.stopped
+    }
+
+    /// Iterative deepening; the main thread (id 0) reports and watches the clock.
+    pub fn iterate(&mut self, report: &(dyn Fn(&Info) + Sync)) {
+        if self.root_moves.is_empty() {
+            return;
+        }
+        let sh = self.shared;
+        let max_depth = sh
+            .limits
+            .depth
+            .unwrap_or(MAX_PLY as u32 - 8)
+            .clamp(1, MAX_PLY as u32 - 8);
+        let multipv = sh.multipv.clamp(1, self.root_moves.len());
+        // Helpers search a ply deeper every other thread, so threads spread over depths.
+        let offset = if self.id > 0 { (self.id % 2) as u32 } else { 0 };
+        let mut depth = 1;
+        while depth <= max_depth {
+            let d = (depth + offset).min(max_depth);
+            for rm in &mut self.root_moves {
+                rm.prev_score = rm.score;
+            }
+            self.seldepth = 0;
+            for pv_idx in 0..multipv {
+                self.aspiration(d as i32, pv_idx);
+                if self.stopped {
+                    break;
+                }
+                self.root_moves[..=pv_idx].sort_by_key(|r| std::cmp::Reverse(r.score));
+            }
+            if self.stopped {
+                break;
+            }
+            self.completed = Some((d, self.root_moves.clone()));
+            if self.id != 0 {
+                depth += 1;
+                continue;
+            }
+            sh.nodes[0].store(self.nodes, Ordering::Relaxed);
+            for i in 0..multipv {
+                report(&self.info(d, i));
+            }
+            let best = self.root_moves[0].score;
+            if !sh.control.pondering() {
+                if let Some(soft) = sh.budget.soft {
+                    let soft = if self.root_moves.len() == 1 {
+                        soft / 16
+                    } else {
+                        soft
+                    };
+                    if elapsed_ms(sh.control) >= soft {
+                        break;
+                    }
+                }
+                // A mate found well within the depth searched will not change.
+                if sh.budget.timed()
+                    && best.abs() >= MATE_BOUND
+                    && (MATE - best.abs()) as u32 * 2 + 4 <= d
+                {
+                    break;
+                }
+            }
+            depth += 1;
+        }
+    }
+
+    /// Progress of line `i` after an iteration at `depth`.
+    pub fn info(&self, depth: u32, i: usize) -> Info {
+        let sh = self.shared;
+        let nodes = sh.total_nodes().max(self.nodes);
+        let ms = sh.start.elapsed().as_millis() as u64;
+        let rm = &self.root_moves[i];
+        let score = if rm.score == -INF {
+            rm.prev_score
+        } else {
+            rm.score
+        };
+        Info {
+            depth,
+            seldepth: rm.seldepth.max(depth as usize) as u32,
+            multipv: i + 1,
+            score: to_score(score),
+            nodes,
+            nps: nodes * 1000 / ms.max(1),
+            time_ms: ms,
+            hashfull: sh.tt.hashfull(),
+            pv: rm.pv.clone(),
+        }
+    }
+
+    /// One iteration for PV line `pv_idx`, with an aspiration window around the last score.
+    fn aspiration(&mut self, depth: i32, pv_idx: usize) {
+        // This line's score in the last iteration (scores of other lines were reset since).
+        let prev = self.root_moves[pv_idx].prev_score;
+        let mut delta = 20;
+        let (mut alpha, mut beta) = if depth >= 5 && prev.abs() < MATE_BOUND {
+            ((prev - delta).max(-INF), (prev + delta).min(INF))
+        } else {
+            (-INF, INF)
+        };
+        loop {
+            let score = self.root_search(depth, alpha, beta, pv_idx);
+            self.root_moves[pv_idx..].sort_by_key(|r| std::cmp::Reverse(r.score));
+            if self.stopped {
+                return;
+            }
+            if score <= alpha {
+                beta = (alpha + beta) / 2;
+                alpha = (score - delta).max(-INF);
+            } else if score >= beta {
+                beta = (score + delta).min(INF);
+            } else {
+                return;
+            }
+            delta += delta / 2;
+            if delta > 1000 {
+                alpha = -INF;
+                beta = INF;
+            }
+        }
+    }
+
+    /// Searches the root moves from `pv_idx` on; returns the best score (fail-soft).
+    fn root_search(&mut self, depth: i32, mut alpha: i32, beta: i32, pv_idx: usize) -> i32 {
+        let mut best = -INF;
+        for rm in &mut self.root_moves[pv_idx..] {
+            rm.score = -INF;
+        }
+        let in_check = self.pos.in_check();
+        for i in pv_idx..self.root_moves.len() {
+            let m = self.root_moves[i].mv;
+            let tactical = self.pos.is_tactical(m);
+            self.nodes += 1;
+            self.pos.make_move(m);
+            self.null_before[1] = false;
+            let mut score;
+            if i == pv_idx {
+                score = -self.search(depth - 1, -beta, -alpha, 1);
+            } else {
+                let quiet =
+                    !tactical && !in_check && !self.pos.in_check() && i - pv_idx >= 4 && depth >= 3;
+                let r = if quiet { 1 } else { 0 };
+                score = -self.search(depth - 1 - r, -alpha - 1, -alpha, 1);
+                if score > alpha && r > 0 {
+                    score = -self.search(depth - 1, -alpha - 1, -alpha, 1);
+                }
+                if score > alpha && score < beta {
+                    score = -self.search(depth - 1, -beta, -alpha, 1);
+                }
+            }
+            self.pos.unmake_move();
+            if self.stopped {
+                return best;
+            }
+            if score > best {
+                best = score;
+            }
+            if i == pv_idx || score > alpha {
+                let mut pv = vec![m];
+                pv.extend_from_slice(&self.pv[1][1..self.pv_len[1]]);
+                let rm = &mut self.root_moves[i];
+                rm.score = score;
+                rm.pv = pv;
+                rm.seldepth = self.seldepth;
+                if score > alpha {
+                    alpha = score;
+                    // Keep the best so far first: an aborted iteration can still use it.
+                    self.root_moves[pv_idx..=i].rotate_right(1);
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    /// Alpha-beta below the root (`ply` ≥ 1).
+    fn search(&mut self, mut depth: i32, mut alpha: i32, mut beta: i32, ply: usize) -> i32 {
+        let pv_node = beta - alpha > 1;
+        self.pv_len[ply] = ply;
+        if self.check_stop() {
+            return 0;
+        }
+        let in_check = self.pos.in_check();
+        if in_check {
+            depth += 1;
+        }
+        if depth <= 0 {
+            return self.qsearch(alpha, beta, ply);
+        }
+        self.nodes += 1;
+        self.seldepth = self.seldepth.max(ply);
+        if self.pos.is_search_draw() {
+            return 0;
+        }
+        if ply >= MAX_PLY - 1 {
+            return if in_check { 0 } else { self.pos.evaluate() };
+        }
+        // Mate-distance pruning.
+        alpha = alpha.max(-MATE + ply as i32);
+        beta = beta.min(MATE - ply as i32 - 1);
+        if alpha >= beta {
+            return alpha;
+        }
+
+        let key = self.pos.hash();
+        let tt = self.shared.tt.probe(key, ply);
+        let tt_move = tt.map_or(Move::NONE, |h| h.mv);
+        if let Some(h) = tt {
+            if !pv_node
+                && h.depth >= depth
+                && match h.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => h.score >= beta,
+                    Bound::Upper => h.score <= alpha,
+                    Bound::None => false,
+                }
+            {
+                return h.score;
+            }
+        }
+
+        let eval = if in_check {
+            -INF
+        } else {
+            let e = self.pos.evaluate();
+            match tt {
+                Some(h)
+                    if h.score.abs() < MATE_BOUND
+                        && ((h.bound == Bound::Lower && h.score > e)
+                            || (h.bound == Bound::Upper && h.score < e)) =>
+                {
+                    h.score
+                }
+                _ => e,
+            }
+        };
+        self.evals[ply] = eval;
+        let improving = !in_check && ply >= 2 && eval > self.evals[ply - 2];
+
+        if !pv_node && !in_check && beta.abs() < MATE_BOUND {
+            // Reverse futility: far above beta at low depth.
+            if depth <= 7 && eval - 75 * (depth - improving as i32) >= beta {
+                return eval;
+            }
+            // Null move, only where the variant calls it sound.
+            if depth >= 3 && eval >= beta && !self.null_before[ply] && self.pos.null_move_ok() {
+                let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
+                self.pos.make_null_move();
+                self.null_before[ply + 1] = true;
+                let score = -self.search(depth - 1 - r, -beta, -beta + 1, ply + 1);
+                self.null_before[ply + 1] = false;
+                self.pos.unmake_move();
+                if self.stopped {
+                    return 0;
+                }
+                if score >= beta {
+                    return if score >= MATE_BOUND { beta } else { score };
+                }
+            }
+        }
+
+        // Internal iterative reduction: no move to try first, search a bit shallower.
+        if tt_move.is_none() && depth >= 4 {
+            depth -= 1;
+        }
+
+        let mut list = MoveList::new();
+        self.pos.legal_moves(&mut list);
+        if list.is_empty() {
+            return no_legal_move_score(&self.pos, ply);
+        }
+        let mut scores: ArrayVec<i32, MAX_MOVES> = ArrayVec::new();
+        let killers = self.killers[ply];
+        for &m in &list {
+            let s = if m == tt_move {
+                SCORE_TT
+            } else if self.pos.is_tactical(m) {
+                let o = self.pos.tactical_order(m);
+                if self.pos.see_ge(m, 0) {
+                    SCORE_GOOD_TACTICAL + o
+                } else {
+                    SCORE_BAD_TACTICAL + o
+                }
+            } else if m == killers[0] {
+                SCORE_KILLER
+            } else if m == killers[1] {
+                SCORE_KILLER - 1
+            } else {
+                self.history[self.history_index(m)]
+            };
+            scores.push(s);
+        }
+
+        let lmr = lmr_table();
+        let mut best = -INF;
+        let mut best_move = Move::NONE;
+        let mut move_count = 0;
+        let mut quiets_tried: ArrayVec<Move, 64> = ArrayVec::new();
+        let orig_alpha = alpha;
+        for n in 0..list.len() {
+            // Selection sort: the best remaining move.
+            let mut bi = n;
+            for j in n + 1..list.len() {
+                if scores[j] > scores[bi] {
+                    bi = j;
+                }
+            }
+            list.swap(n, bi);
+            scores.swap(n, bi);
+            let m = list[n];
+            let ms = scores[n];
+            let tactical = self.pos.is_tactical(m);
+            let quiet = !tactical;
+
+            // Bad captures at low depth.
+            if !pv_node
+                && !in_check
+                && best > -MATE_BOUND
+                && tactical
+                && depth <= 6
+                && !self.pos.see_ge(m, -100 * depth)
+            {
+                continue;
+            }
+
+            self.pos.make_move(m);
+            let gives_check = self.pos.in_check();
+            move_count += 1;
+
+            if quiet && !pv_node && !in_check && !gives_check && best > -MATE_BOUND {
+                // Late-move pruning and futility pruning of quiet moves.
+                let lmp = (3 + depth * depth) / if improving { 1 } else { 2 };
+                if (depth <= 8 && move_count > lmp)
+                    || (depth <= 6 && eval + 100 + 90 * depth <= alpha)
+                {
+                    self.pos.unmake_move();
+                    continue;
+                }
+            }
+            self.shared.tt.prefetch(self.pos.hash());
+
+            let new_depth = depth - 1;
+            let mut score;
+            if move_count == 1 {
+                score = -self.search(new_depth, -beta, -alpha, ply + 1);
+            } else {
+                let mut r = 0;
+                if depth >= 3 && move_count > 1 + pv_node as i32 && quiet && !gives_check {
+                    r = lmr[depth.min(63) as usize][move_count.min(63) as usize] as i32;
+                    r -= pv_node as i32;
+                    r -= (ms >= SCORE_KILLER - 1) as i32;
+                    r += !improving as i32;
+                    if ms < SCORE_KILLER - 1 {
+                        r -= (ms / 6000).clamp(-2, 2);
+                    }
+                    r = r.clamp(0, new_depth - 1);
+                }
+                score = -self.search(new_depth - r, -alpha - 1, -alpha, ply + 1);
+                if score > alpha && r > 0 {
+                    score = -self.search(new_depth, -alpha - 1, -alpha, ply + 1);
+                }
+                if score > alpha && score < beta {
+                    score = -self.search(new_depth, -beta, -alpha, ply + 1);
+                }
+            }
+            self.pos.unmake_move();
+            if self.stopped {
+                return 0;
+            }
+
+            if score > best {
+                best = score;
+                if score > alpha {
+                    best_move = m;
+                    alpha = score;
+                    self.pv[ply][ply] = m;
+                    let len = self.pv_len[ply + 1];
+                    let (head, tail) = self.pv.split_at_mut(ply + 1);
+                    head[ply][ply + 1..len].copy_from_slice(&tail[0][ply + 1..len]);
+                    self.pv_len[ply] = len.max(ply + 1);
+                    if score >= beta {
+                        if quiet {
+                            if self.killers[ply][0] != m {
+                                self.killers[ply][1] = self.killers[ply][0];
+                                self.killers[ply][0] = m;
+                            }
+                            let bonus = (depth * depth).min(1200) * 4;
+                            self.update_history(m, bonus);
+                            for &q in &quiets_tried {
+                                self.update_history(q, -bonus);
+                            }
+                        }
+                        break;
+                    }
+                }
+            }
+            if quiet && !quiets_tried.is_full() {
+                quiets_tried.push(m);
+            }
+        }
+
+        if move_count == 0 {
+            // Everything was pruned (only possible after a best score was set): fail low.
+            return alpha;
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > orig_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.shared
+            .tt
+            .store(key, best_move, best, depth, bound, ply);
+        best
+    }
+
+    /// Quiescence: tactical moves only (all moves when in check).
+    fn qsearch(&mut self, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        self.pv_len[ply] = ply;
+        if self.check_stop() {
+            return 0;
+        }
+        self.nodes += 1;
+        self.seldepth = self.seldepth.max(ply);
+        if self.pos.is_search_draw() {
+            return 0;
+        }
+        let in_check = self.pos.in_check();
+        if ply >= MAX_PLY - 1 {
+            return if in_check { 0 } else { self.pos.evaluate() };
+        }
+        let pv_node = beta - alpha > 1;
+        let key = self.pos.hash();
+        let tt = self.shared.tt.probe(key, ply);
+        let tt_move = tt.map_or(Move::NONE, |h| h.mv);
+        if let Some(h) = tt {
+            if !pv_node
+                && match h.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => h.score >= beta,
+                    Bound::Upper => h.score <= alpha,
+                    Bound::None => false,
+                }
+            {
+                return h.score;
+            }
+        }
+        let mut best = -INF;
+        if !in_check {
+            let stand = self.pos.evaluate();
+            if stand >= beta {
+                return stand;
+            }
+            alpha = alpha.max(stand);
+            best = stand;
+        }
+        let orig_alpha = alpha;
+
+        let mut list = MoveList::new();
+        self.pos.legal_moves(&mut list);
+        if in_check && list.is_empty() {
+            return no_legal_move_score(&self.pos, ply);
+        }
+        let mut moves: ArrayVec<(Move, i32), MAX_MOVES> = ArrayVec::new();
+        for &m in &list {
+            if m == tt_move && (in_check || self.pos.is_tactical(m)) {
+                moves.push((m, SCORE_TT));
+            } else if self.pos.is_tactical(m) {
+                moves.push((m, SCORE_GOOD_TACTICAL + self.pos.tactical_order(m)));
+            } else if in_check {
+                moves.push((m, self.history[self.history_index(m)]));
+            }
+        }
+        let mut best_move = Move::NONE;
+        for n in 0..moves.len() {
+            let mut bi = n;
+            for j in n + 1..moves.len() {
+                if moves[j].1 > moves[bi].1 {
+                    bi = j;
+                }
+            }
+            moves.swap(n, bi);
+            let m = moves[n].0;
+            if !in_check && !self.pos.see_ge(m, 0) {
+                continue;
+            }
+            self.pos.make_move(m);
+            let score = -self.qsearch(-beta, -alpha, ply + 1);
+            self.pos.unmake_move();
+            if self.stopped {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    best_move = m;
+                    self.pv[ply][ply] = m;
+                    let len = self.pv_len[ply + 1];
+                    let (head, tail) = self.pv.split_at_mut(ply + 1);
+                    head[ply][ply + 1..len].copy_from_slice(&tail[0][ply + 1..len]);
+                    self.pv_len[ply] = len.max(ply + 1);
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > orig_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.shared.tt.store(key, best_move, best, 0, bound, ply);
+        best
+    }
+}
+
+/// Searches `pos` with `threads` threads (lazy SMP); the main thread's result is returned.
+pub(crate) fn run<V: Evaluate>(
+    pos: &V,
+    tt: &TranspositionTable,
+    threads: usize,
+    multipv: usize,
+    limits: &Limits,
+    control: &Control,
+    report: &(dyn Fn(&Info) + Sync),
+) -> SearchResult {
+    let threads = threads.max(1);
+    tt.new_search();
+    let shared = Shared {
+        tt,
+        control,
+        limits,
+        budget: TimeBudget::new(limits),
+        abort: AtomicBool::new(false),
+        nodes: (0..threads).map(|_| AtomicU64::new(0)).collect(),
+        multipv: multipv.max(1),
+        start: Instant::now(),
+    };
+    let shared = &shared;
+    let result = std::thread::scope(|s| {
+        let mut helpers = Vec::new();
+        for id in 1..threads {
+            let h = std::thread::Builder::new()
+                .name(format!("search-{id}"))
+                .stack_size(64 << 20)
+                .spawn_scoped(s, move || {
+                    let mut w = Worker::new(id, pos, shared);
+                    w.iterate(&|_| {});
+                    shared.nodes[id].store(w.nodes, Ordering::Relaxed);
+                });
+            match h {
+                Ok(h) => helpers.push(h),
+                Err(_) => break,
+            }
+        }
+        let main = std::thread::Builder::new()
+            .name("search-0".into())
+            .stack_size(64 << 20)
+            .spawn_scoped(s, move || {
+                let mut w = Worker::new(0, pos, shared);
+                w.iterate(report);
+                shared.nodes[0].store(w.nodes, Ordering::Relaxed);
+                // Never answer early while pondering or in an infinite search.
+                while !control.stopped() && (control.pondering() || limits.infinite) {
+                    std::thread::sleep(std::time::Duration::from_millis(1));
+                }
+                shared.abort.store(true, Ordering::SeqCst);
+                result_of(&w)
+            })
+            .expect("spawning the search thread");
+        let r = main.join().expect("search thread panicked");
+        shared.abort.store(true, Ordering::SeqCst);
+        for h in helpers {
+            let _ = h.join();
+        }
+        r
+    });
+    SearchResult {
+        nodes: shared.total_nodes(),
+        ..result
+    }
+}
+
+fn result_of<V: Evaluate>(w: &Worker<'_, V>) -> SearchResult {
+    let (depth, moves) = match &w.completed {
+        Some((d, rm)) => (*d, rm.clone()),
+        None => (0, w.root_moves.clone()),
+    };
+    let Some(first) = moves.first() else {
+        return SearchResult {
+            best: None,
+            ponder: None,
+            score: to_score(no_legal_move_score(&w.pos, 0)),
+            depth: 0,
+            nodes: w.nodes,
+        };
+    };
+    // An aborted iteration's best move, if it was searched to the end and beat the rest.
+    let mut best = first.clone();
+    if let Some(cur) = w.root_moves.first() {
+        if cur.score > -INF && cur.mv != best.mv && cur.score > best.score {
+            best = cur.clone();
+        }
+    }
+    let mut ponder = best.pv.get(1).copied();
+    if ponder.is_none() {
+        ponder = ponder_from_tt(&w.pos, best.mv, w.shared.tt);
+    }
+    SearchResult {
+        best: Some(best.mv),
+        ponder,
+        score: to_score(if best.score == -INF { 0 } else { best.score }),
+        depth,
+        nodes: w.nodes,
+    }
+}
+
+/// A legal reply to `best` from the table, for pondering.
+fn ponder_from_tt<V: Variant>(pos: &V, best: Move, tt: &TranspositionTable) -> Option<Move> {
+    let mut p = pos.clone();
+    p.make_move(best);
+    let m = tt.probe(p.hash(), 1)?.mv;
+    let mut list = MoveList::new();
+    p.legal_moves(&mut list);
+    list.contains(&m).then_some(m)
+}

@@ -1,0 +1,129 @@
+//! Time management: how long one move may take.
+//!
+//! Two limits in milliseconds, both measured from [`Control::started`] (so a ponder hit
+//! restarts the clock): the *soft* limit is checked between iterations (no new iteration
+//! starts after it), the *hard* limit is checked inside the search every 1024 nodes and aborts
+//! it. While [`Control::pondering`] is true neither applies.
+
+use super::{Control, Limits};
+
+/// Kept back on top of the move overhead so the clock never runs out (ms).
+pub const SAFETY_MS: u64 = 10;
+
+/// Budgets for one search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimeBudget {
+    /// No new iteration after this many ms.
+    pub soft: Option<u64>,
+    /// Abort the search after this many ms.
+    pub hard: Option<u64>,
+}
+
+impl TimeBudget {
+    /// The budget for `limits`: `movetime` exactly (minus the overhead); else a share of the
+    /// clock plus most of the increment; none for infinite or depth/node-limited searches.
+    pub fn new(limits: &Limits) -> TimeBudget {
+        if limits.infinite {
+            return TimeBudget {
+                soft: None,
+                hard: None,
+            };
+        }
+        if let Some(mt) = limits.movetime {
+            let t = mt.saturating_sub(limits.move_overhead).max(1);
+            return TimeBudget {
+                soft: Some(t),
+                hard: Some(t),
+            };
+        }
+        let Some(left) = limits.time_left else {
+            return TimeBudget {
+                soft: None,
+                hard: None,
+            };
+        };
+        let inc = limits.increment;
+        // What may be spent without ever flagging.
+        let avail = left.saturating_sub(limits.move_overhead + SAFETY_MS).max(1);
+        let (moves, max_share) = match limits.moves_to_go {
+            Some(1) => (1, 0.8),
+            Some(m) => (m.clamp(2, 50) as u64, 0.5),
+            None => (30, 0.4),
+        };
+        let base = avail / moves + inc * 3 / 4;
+        let cap = ((avail as f64) * max_share) as u64;
+        let hard = (base * 4).min(cap).max(1);
+        // The next iteration takes a few times the last: stop starting them early.
+        let soft = (base * 6 / 10).min(hard).max(1);
+        TimeBudget {
+            soft: Some(soft),
+            hard: Some(hard),
+        }
+    }
+
+    /// Whether this search is limited by the clock at all.
+    pub fn timed(&self) -> bool {
+        self.hard.is_some()
+    }
+}
+
+/// Milliseconds since the clock of this search started.
+pub fn elapsed_ms(control: &Control) -> u64 {
+    control.started().elapsed().as_millis() as u64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn limits(left: u64, inc: u64, mtg: Option<u32>) -> Limits {
+        Limits {
+            time_left: Some(left),
+            increment: inc,
+            moves_to_go: mtg,
+            move_overhead: 30,
+            ..Limits::default()
+        }
+    }
+
+    #[test]
+    fn movetime_is_exact_minus_overhead() {
+        let l = Limits {
+            movetime: Some(1000),
+            move_overhead: 30,
+            ..Limits::default()
+        };
+        let b = TimeBudget::new(&l);
+        assert_eq!(b.hard, Some(970));
+        assert_eq!(b.soft, Some(970));
+    }
+
+    #[test]
+    fn never_spends_the_whole_clock() {
+        for left in [1, 5, 40, 100, 1000, 60_000, 3_600_000] {
+            for inc in [0, 100, 2000] {
+                for mtg in [None, Some(1), Some(2), Some(40)] {
+                    let b = TimeBudget::new(&limits(left, inc, mtg));
+                    let hard = b.hard.unwrap();
+                    let soft = b.soft.unwrap();
+                    assert!(soft <= hard);
+                    assert!(
+                        hard + 30 + SAFETY_MS <= left.max(30 + SAFETY_MS + 1),
+                        "left {left} inc {inc} mtg {mtg:?}: hard {hard}"
+                    );
+                }
+            }
+        }
+        // Tiny clock: move fast.
+        assert!(TimeBudget::new(&limits(100, 0, None)).hard.unwrap() <= 20);
+    }
+
+    #[test]
+    fn more_time_more_budget() {
+        let a = TimeBudget::new(&limits(10_000, 0, None)).soft.unwrap();
+        let b = TimeBudget::new(&limits(100_000, 0, None)).soft.unwrap();
+        let c = TimeBudget::new(&limits(10_000, 1000, None)).soft.unwrap();
+        assert!(a < b && a < c);
+        assert!(!TimeBudget::new(&Limits::default()).timed());
+    }
+}
