@@ -11,7 +11,7 @@ use std::time::Instant;
 
 use arrayvec::ArrayVec;
 
-use crate::core::{Move, MoveList, Variant, MAX_MOVES};
+use crate::core::{Move, MoveList, Outcome, Variant, MAX_MOVES};
 
 use super::eval::Evaluate;
 use super::time::{elapsed_ms, TimeBudget};
@@ -26,14 +26,17 @@ pub const MATE_BOUND: i32 = MATE - 2 * MAX_PLY as i32;
 
 /// The score of a node whose side to move has no legal move, `ply` plies from the root.
 ///
-/// Chess: checkmate loses, stalemate draws. Variants where "no legal move" means something else
-/// change this one function.
+/// The variant's `outcome()` says who won; a variant without one falls back to chess's rule.
 #[inline]
 pub fn no_legal_move_score<V: Variant>(pos: &V, ply: usize) -> i32 {
-    if pos.in_check() {
-        -MATE + ply as i32
-    } else {
-        0
+    // The rules decide what "no legal move" means: mate and stalemate in chess, the end of
+    // both boards in Infinite Recursion, a loss in Immune Chess.
+    match pos.outcome() {
+        Some(Outcome::Win { winner, .. }) if winner == pos.side_to_move() => MATE - ply as i32,
+        Some(Outcome::Win { .. }) => -MATE + ply as i32,
+        Some(Outcome::Draw { .. }) => 0,
+        None if pos.in_check() => -MATE + ply as i32,
+        None => 0,
     }
 }
 

@@ -2,6 +2,7 @@
 //! accessors.
 
 pub mod chess;
+pub mod recursion;
 
 use crate::core::{Move, Variant};
 

@@ -1,0 +1,103 @@
+//! Evaluation of Infinite Recursion Chess: both boards' chess evaluations turned into expected
+//! board results, a finished board counting in full, and each mega-knight valued by how its own
+//! game (the other board) is going.
+
+use crate::core::{Color, Variant};
+use crate::variants::chess::MegaState;
+use crate::variants::recursion::{mega_owner, Recursion, SubResult};
+
+use super::Evaluate;
+
+/// Centipawns per board won outright: one board is worth this much (a won board plus a drawn
+/// one wins the game, IR-7).
+pub const BOARD: f64 = 900.0;
+/// How many centipawns of chess advantage make a board about 76% won (tanh(1)).
+pub const SCALE: f64 = 500.0;
+
+/// Board `b`'s expected result from White's view, in -1 (Black wins) ..= 1 (White wins).
+pub fn board_expectation(pos: &Recursion, b: usize) -> f64 {
+    match pos.result(b) {
+        Some(SubResult::Win(Color::White)) => 1.0,
+        Some(SubResult::Win(Color::Black)) => -1.0,
+        Some(SubResult::Draw) => 0.0,
+        None => {
+            let board = pos.board(b);
+            let mut cp = board.evaluate() as f64;
+            if board.side_to_move() == Color::Black {
+                cp = -cp;
+            }
+            // The mega-knight on this board is the other board's game: a Neutral one is worth
+            // what that game promises its owner (Armed if won, almost nothing if lost).
+            let owner = mega_owner(b);
+            if board.mega_square(owner).is_some() {
+                let other = board_expectation_shallow(pos, 1 - b);
+                let own_view = if owner == Color::White { other } else { -other };
+                let state_bonus = match pos.mega_state(b) {
+                    MegaState::Neutral => 120.0 * own_view,
+                    MegaState::Armed => 0.0,
+                    MegaState::Disarmed => -150.0,
+                    MegaState::Frozen => -250.0,
+                };
+                cp += if owner == Color::White {
+                    state_bonus
+                } else {
+                    -state_bonus
+                };
+            }
+            (cp / SCALE).tanh()
+        }
+    }
+}
+
+/// The other board's trend without its own mega-knight term (no recursion loop).
+fn board_expectation_shallow(pos: &Recursion, b: usize) -> f64 {
+    match pos.result(b) {
+        Some(SubResult::Win(Color::White)) => 1.0,
+        Some(SubResult::Win(Color::Black)) => -1.0,
+        Some(SubResult::Draw) => 0.0,
+        None => {
+            let board = pos.board(b);
+            let cp = board.evaluate() as f64;
+            let cp = if board.side_to_move() == Color::Black {
+                -cp
+            } else {
+                cp
+            };
+            (cp / SCALE).tanh()
+        }
+    }
+}
+
+impl Evaluate for Recursion {
+    fn evaluate(&self) -> i32 {
+        let total = board_expectation(self, 0) + board_expectation(self, 1);
+        let white = (total * BOARD).round() as i32;
+        if self.side_to_move() == Color::White {
+            white
+        } else {
+            -white
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn start_is_about_equal() {
+        let e = Recursion::startpos().evaluate();
+        assert!(e.abs() < 100, "{e}");
+    }
+
+    #[test]
+    fn ir_7_a_won_board_with_an_even_other_board_is_winning() {
+        // Board A: Black is mated (1-0). Board B: kings and a pawn each, White to move there.
+        let fen = "R2k7k4/R11p3/16/16/16/16/12P3/3K7K4 w b b:-:-:0:1-0:n w:-:-:0:*:f 1";
+        let pos = Recursion::from_fen(fen).unwrap();
+        let e = pos.evaluate();
+        assert!(e > 600, "{e}");
+        // The same seen from Black to move (after a pass-free step) is as bad for Black.
+        assert!(board_expectation(&pos, 0) == 1.0);
+    }
+}
