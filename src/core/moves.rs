@@ -42,10 +42,12 @@ pub enum MoveKind {
     Infect = 12,
     /// A due hatch at `from`; `to` is where the new virus goes.
     Hatch = 13,
+    /// A rider (prion, or a bacterium with its power) at `from` mounts the piece on `to`.
+    Ride = 14,
 }
 
 impl MoveKind {
-    const ALL: [MoveKind; 14] = [
+    const ALL: [MoveKind; 15] = [
         MoveKind::Normal,
         MoveKind::PawnPush,
         MoveKind::EnPassant,
@@ -60,6 +62,7 @@ impl MoveKind {
         MoveKind::Kill,
         MoveKind::Infect,
         MoveKind::Hatch,
+        MoveKind::Ride,
     ];
 }
 
