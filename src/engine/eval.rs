@@ -7,3 +7,10 @@ use crate::core::Variant;
 pub trait Evaluate: Variant {
     fn evaluate(&self) -> i32;
 }
+
+// TEMPORARY until the search branch lands: a trivial evaluation so the protocol room compiles.
+impl Evaluate for crate::variants::chess::Chess {
+    fn evaluate(&self) -> i32 {
+        0
+    }
+}

@@ -4,6 +4,7 @@
 //! [`eval::Evaluate`] implementation; the engine reads positions only through the `Variant`
 //! trait and the evaluator's narrow accessors. It never prints: it reports through a callback.
 
+pub mod bench;
 pub mod eval;
 
 use std::sync::atomic::{AtomicBool, Ordering};
