@@ -94,7 +94,9 @@ fn main() -> ExitCode {
             divide,
         }) => perft(&variant, fen.as_deref(), depth, divide),
         Some(Command::Bench { depth }) => {
-            let (nodes, nps) = cellmate::engine::bench::run(depth);
+            // `bench` and `DEFAULT_DEPTH` are the search branch's API (the stub has them too).
+            use cellmate::engine::bench;
+            let (nodes, nps) = bench::bench(depth.unwrap_or(bench::DEFAULT_DEPTH));
             println!("Nodes: {nodes}");
             println!("NPS: {nps}");
             Ok(())
