@@ -233,3 +233,161 @@ pub fn run_stdio() -> anyhow::Result<()> {
     rt.shutdown_background();
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A small deterministic generator (xorshift).
+    struct Rng(u64);
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+        fn pick<'a>(&mut self, v: &[&'a str]) -> &'a str {
+            v[(self.next() % v.len() as u64) as usize]
+        }
+    }
+
+    const WORDS: &[&str] = &[
+        "uci",
+        "isready",
+        "setoption",
+        "name",
+        "value",
+        "Hash",
+        "Threads",
+        "MultiPV",
+        "Ponder",
+        "Clear",
+        "Move",
+        "Overhead",
+        "UCI_Variant",
+        "ucinewgame",
+        "position",
+        "startpos",
+        "fen",
+        "moves",
+        "go",
+        "wtime",
+        "btime",
+        "winc",
+        "binc",
+        "movestogo",
+        "depth",
+        "nodes",
+        "movetime",
+        "infinite",
+        "ponder",
+        "searchmoves",
+        "perft",
+        "stop",
+        "ponderhit",
+        "d",
+        "xboard",
+        "protover",
+        "new",
+        "variant",
+        "normal",
+        "force",
+        "playother",
+        "white",
+        "black",
+        "level",
+        "st",
+        "sd",
+        "time",
+        "otim",
+        "usermove",
+        "?",
+        "ping",
+        "draw",
+        "result",
+        "setboard",
+        "hint",
+        "undo",
+        "remove",
+        "hard",
+        "easy",
+        "post",
+        "nopost",
+        "analyze",
+        "exit",
+        ".",
+        "memory",
+        "cores",
+        "option",
+        "MultiPV=3",
+        "Hash=",
+        "=",
+        "fen",
+        "help",
+        "e2e4",
+        "e7e5",
+        "g1f3",
+        "b8c6",
+        "e1g1",
+        "a7a8q",
+        "0000",
+        "@@@@",
+        "V@g5",
+        "p16p15",
+        "e2e7,e7e2",
+        "z9z9",
+        "0",
+        "1",
+        "2",
+        "-1",
+        "0:30",
+        "1.5",
+        "99999999999999999999",
+        "x",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR",
+        "w",
+        "b",
+        "KQkq",
+        "-",
+        "8/8/8",
+        "é",
+        "\u{0}",
+        "k7/8/8/8/8/8/8/7K",
+        "{",
+        "}",
+        "1-0",
+        "*",
+    ];
+
+    /// Random command soup through both protocols: nothing may panic, and searches started
+    /// on the way are all finished.
+    #[test]
+    fn random_commands_never_panic() {
+        for (seed, first) in [
+            (0x9E37_79B9_7F4A_7C15u64, "uci"),
+            (0xD1B5_4A32_D192_ED03, "xboard"),
+        ] {
+            let capture = Capture::default();
+            let out = Output::new(Box::new(capture.clone()));
+            let (done_tx, mut done_rx) = mpsc::unbounded_channel();
+            let mut session = Session::new(out, done_tx);
+            session.handle_line(first);
+            let mut rng = Rng(seed);
+            for _ in 0..3000 {
+                let n = 1 + rng.next() % 8;
+                let line: Vec<&str> = (0..n).map(|_| rng.pick(WORDS)).collect();
+                let line = line.join(" ");
+                if line.starts_with("quit") {
+                    continue;
+                }
+                assert_eq!(session.handle_line(&line), Flow::Continue, "{line}");
+                while let Ok(id) = done_rx.try_recv() {
+                    session.search_done(id);
+                }
+            }
+            session.shutdown();
+            assert!(!capture.take_lines().is_empty());
+        }
+    }
+}

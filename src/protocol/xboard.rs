@@ -182,6 +182,7 @@ impl Xboard {
     }
 
     pub fn handle(&mut self, line: &str) -> Flow {
+        let line = line.trim();
         let mut parts = line.split_whitespace();
         let cmd = parts.next().unwrap_or("");
         let args: Vec<&str> = parts.collect();
