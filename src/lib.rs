@@ -5,4 +5,5 @@
 
 pub mod core;
 pub mod engine;
+pub mod protocol;
 pub mod variants;

@@ -1,0 +1,311 @@
+//! The current game: which variant, the position after every move so far, and the moves (with
+//! who made them) for undo and clock bookkeeping.
+//!
+//! Every variant is listed exactly once, in the [`define_variants!`] invocation below. That one
+//! line creates the [`AnyPos`] arm, the [`VariantKind`] arm, both protocol names and the arm of
+//! the [`with_pos!`] dispatch macro, so protocols never name a concrete variant type.
+
+#[allow(unused_imports)] // used by the macro-generated code
+use crate::core::Variant;
+use crate::core::{
+    perft, perft_divide, Color, Dialect, FenError, Move, MoveError, MoveList, Outcome,
+};
+
+/// Generates [`AnyPos`], [`VariantKind`] and the [`with_pos!`] macro from one list.
+///
+/// The first token is a literal `$`, handed down so that the generated macro can have
+/// metavariables of its own.
+macro_rules! define_variants {
+    ($d:tt $( $arm:ident => $ty:ty, xboard: $xb:literal; )+) => {
+        /// A position of any variant, monomorphised: one arm per variant.
+        #[derive(Clone)]
+        pub enum AnyPos {
+            $( $arm($ty), )+
+        }
+
+        /// The variants this engine plays.
+        #[derive(Copy, Clone, PartialEq, Eq, Debug)]
+        pub enum VariantKind {
+            $( $arm, )+
+        }
+
+        impl VariantKind {
+            /// Every variant, in the order the protocols list them.
+            pub const ALL: &'static [VariantKind] = &[ $( VariantKind::$arm, )+ ];
+
+            /// The name in UCI (`UCI_Variant`), on the command line and in `d` output.
+            pub fn name(self) -> &'static str {
+                match self { $( VariantKind::$arm => <$ty as Variant>::NAME, )+ }
+            }
+
+            /// The name in XBoard's `variants=` feature and `variant` command.
+            pub fn xboard_name(self) -> &'static str {
+                match self { $( VariantKind::$arm => $xb, )+ }
+            }
+
+            pub fn startpos(self) -> AnyPos {
+                match self { $( VariantKind::$arm => AnyPos::$arm(<$ty as Variant>::startpos()), )+ }
+            }
+
+            pub fn from_fen(self, fen: &str) -> Result<AnyPos, FenError> {
+                match self { $( VariantKind::$arm => <$ty as Variant>::from_fen(fen).map(AnyPos::$arm), )+ }
+            }
+        }
+
+        impl AnyPos {
+            pub fn kind(&self) -> VariantKind {
+                match self { $( AnyPos::$arm(_) => VariantKind::$arm, )+ }
+            }
+        }
+
+        /// Runs `body` with `p` bound to the concrete position inside an [`AnyPos`] (by value,
+        /// `&` or `&mut`, as the scrutinee is given).
+        macro_rules! with_pos {
+            ($d pos:expr, |$d p:ident| $d body:expr) => {
+                match $d pos {
+                    $( $crate::protocol::game::AnyPos::$arm($d p) => $d body, )+
+                }
+            };
+        }
+        pub(crate) use with_pos;
+    };
+}
+
+// One line per variant: arm name => type, the XBoard name (the UCI name is `Variant::NAME`).
+define_variants! { $
+    Chess => crate::variants::chess::Chess, xboard: "normal";
+}
+
+impl VariantKind {
+    /// Looks a variant up by either protocol's name, ignoring case.
+    pub fn from_name(name: &str) -> Option<VariantKind> {
+        let name = name.trim();
+        VariantKind::ALL.iter().copied().find(|k| {
+            k.name().eq_ignore_ascii_case(name) || k.xboard_name().eq_ignore_ascii_case(name)
+        })
+    }
+}
+
+impl std::fmt::Debug for AnyPos {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "AnyPos({}: {})", self.kind().name(), self.fen())
+    }
+}
+
+impl AnyPos {
+    pub fn fen(&self) -> String {
+        with_pos!(self, |p| p.fen())
+    }
+    pub fn side_to_move(&self) -> Color {
+        with_pos!(self, |p| p.side_to_move())
+    }
+    pub fn legal_moves(&self) -> MoveList {
+        let mut list = MoveList::new();
+        with_pos!(self, |p| p.legal_moves(&mut list));
+        list
+    }
+    pub fn is_legal(&self, m: Move) -> bool {
+        self.legal_moves().contains(&m)
+    }
+    /// The text of a legal move.
+    pub fn move_text(&self, m: Move, dialect: Dialect) -> String {
+        with_pos!(self, |p| p.move_text(m, dialect))
+    }
+    pub fn parse_move(&self, text: &str, dialect: Dialect) -> Result<Move, MoveError> {
+        with_pos!(self, |p| p.parse_move(text, dialect))
+    }
+    /// Makes a move the caller has checked to be legal.
+    pub fn make_move(&mut self, m: Move) {
+        with_pos!(self, |p| p.make_move(m))
+    }
+    pub fn unmake_move(&mut self) {
+        with_pos!(self, |p| p.unmake_move())
+    }
+    pub fn outcome(&self) -> Option<Outcome> {
+        with_pos!(self, |p| p.outcome())
+    }
+    pub fn display(&self) -> String {
+        with_pos!(self, |p| p.display())
+    }
+}
+
+/// One move of the game and the side that made it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Played {
+    pub mv: Move,
+    pub by: Color,
+}
+
+/// The game a protocol session is playing or analysing.
+#[derive(Clone, Debug)]
+pub struct Game {
+    pos: AnyPos,
+    history: Vec<Played>,
+}
+
+impl Game {
+    /// The start position of a variant.
+    pub fn new(kind: VariantKind) -> Game {
+        Game {
+            pos: kind.startpos(),
+            history: Vec::new(),
+        }
+    }
+
+    /// A game set up from FEN (no moves yet).
+    pub fn from_fen(kind: VariantKind, fen: &str) -> Result<Game, FenError> {
+        Ok(Game {
+            pos: kind.from_fen(fen)?,
+            history: Vec::new(),
+        })
+    }
+
+    pub fn kind(&self) -> VariantKind {
+        self.pos.kind()
+    }
+    /// The current position.
+    pub fn pos(&self) -> &AnyPos {
+        &self.pos
+    }
+    pub fn fen(&self) -> String {
+        self.pos.fen()
+    }
+    pub fn display(&self) -> String {
+        self.pos.display()
+    }
+    pub fn side_to_move(&self) -> Color {
+        self.pos.side_to_move()
+    }
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.pos.outcome()
+    }
+    pub fn history(&self) -> &[Played] {
+        &self.history
+    }
+    pub fn parse_move(&self, text: &str, dialect: Dialect) -> Result<Move, MoveError> {
+        self.pos.parse_move(text, dialect)
+    }
+    pub fn move_text(&self, m: Move, dialect: Dialect) -> String {
+        self.pos.move_text(m, dialect)
+    }
+
+    /// Plays a move; an illegal one is refused (and the game left as it was).
+    pub fn make(&mut self, m: Move) -> bool {
+        if !self.pos.is_legal(m) {
+            return false;
+        }
+        let by = self.pos.side_to_move();
+        self.pos.make_move(m);
+        self.history.push(Played { mv: m, by });
+        true
+    }
+
+    /// Plays every move text in order, or none of them: on the first bad one the game is left
+    /// exactly as it was and the error names that move.
+    pub fn play_all<S: AsRef<str>>(
+        &mut self,
+        texts: &[S],
+        dialect: Dialect,
+    ) -> Result<(), MoveError> {
+        let mut next = self.clone();
+        for text in texts {
+            let m = next.parse_move(text.as_ref(), dialect)?;
+            next.make(m);
+        }
+        *self = next;
+        Ok(())
+    }
+
+    /// Takes back the last move; `false` when there is none.
+    pub fn undo(&mut self) -> bool {
+        if self.history.pop().is_some() {
+            self.pos.unmake_move();
+            true
+        } else {
+            false
+        }
+    }
+
+    /// How many moves `side` has made in this game (for moves-to-go in a time control).
+    pub fn moves_by(&self, side: Color) -> usize {
+        self.history.iter().filter(|p| p.by == side).count()
+    }
+
+    /// Perft of each root move, as `(move text, count)`, and the total.
+    pub fn perft_divide(&self, depth: u32, dialect: Dialect) -> (Vec<(String, u64)>, u64) {
+        if depth == 0 {
+            return (Vec::new(), 1);
+        }
+        let mut pos = self.pos.clone();
+        let root = self.pos.clone();
+        let lines: Vec<(String, u64)> = with_pos!(&mut pos, |p| perft_divide(p, depth))
+            .into_iter()
+            .map(|(m, n)| (root.move_text(m, dialect), n))
+            .collect();
+        let total = lines.iter().map(|l| l.1).sum();
+        (lines, total)
+    }
+
+    /// Perft of the current position.
+    pub fn perft(&self, depth: u32) -> u64 {
+        let mut pos = self.pos.clone();
+        with_pos!(&mut pos, |p| perft(p, depth))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_resolve_both_ways() {
+        assert_eq!(VariantKind::from_name("chess"), Some(VariantKind::Chess));
+        assert_eq!(VariantKind::from_name("normal"), Some(VariantKind::Chess));
+        assert_eq!(VariantKind::from_name("Normal"), Some(VariantKind::Chess));
+        assert_eq!(VariantKind::from_name("shogi"), None);
+        assert_eq!(VariantKind::Chess.name(), "chess");
+        assert_eq!(VariantKind::Chess.xboard_name(), "normal");
+    }
+
+    #[test]
+    fn play_all_is_all_or_nothing() {
+        let mut g = Game::new(VariantKind::Chess);
+        let before = g.fen();
+        let err = g
+            .play_all(&["e2e4", "e7e5", "z9z9"], Dialect::UCI)
+            .unwrap_err();
+        assert_eq!(err, MoveError::Syntax("z9z9".into()));
+        assert_eq!(g.fen(), before);
+        assert!(g.history().is_empty());
+        let err = g.play_all(&["e2e4", "e2e4"], Dialect::UCI).unwrap_err();
+        assert_eq!(err, MoveError::Illegal("e2e4".into()));
+        assert_eq!(g.fen(), before);
+        g.play_all(&["e2e4", "e7e5"], Dialect::UCI).unwrap();
+        assert_eq!(
+            g.fen(),
+            "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
+        );
+        assert_eq!(g.moves_by(Color::White), 1);
+        assert!(g.undo());
+        assert!(g.undo());
+        assert!(!g.undo());
+        assert_eq!(g.fen(), before);
+    }
+
+    #[test]
+    fn make_refuses_illegal_moves() {
+        let mut g = Game::new(VariantKind::Chess);
+        assert!(!g.make(Move::pass()));
+        assert!(g.history().is_empty());
+    }
+
+    #[test]
+    fn divide_matches_perft() {
+        let g = Game::new(VariantKind::Chess);
+        let (lines, total) = g.perft_divide(3, Dialect::UCI);
+        assert_eq!(lines.len(), 20);
+        assert_eq!(total, 8902);
+        assert_eq!(g.perft(3), 8902);
+        assert!(lines.iter().any(|(t, n)| t == "e2e4" && *n == 600));
+    }
+}

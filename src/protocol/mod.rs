@@ -1,0 +1,393 @@
+//! The protocol room: the stdin/stdout loop, and UCI and XBoard (CECP v2) on top of it.
+//!
+//! stdin is read on its own tokio task and its lines sent over a channel to the main loop,
+//! which `select!`s over input lines and search-finished messages, so `stop`, `?`, `quit`,
+//! `isready` and `ping` are answered while a search runs. Searches run on their own threads
+//! ([`searcher`]). All output goes through one [`Output`], a locked writer flushed after every
+//! line; logging goes to stderr only.
+//!
+//! The protocol is chosen by the first non-empty line: `uci` selects UCI; `xboard` or
+//! `protover` selects XBoard; anything else starts XBoard in console mode (one `#` comment
+//! line says so, then the line is handled as an XBoard command). In console mode, before any
+//! `xboard`/`protover`, a later `uci` still switches to UCI. End of input acts as `quit`.
+
+pub mod format;
+pub mod game;
+pub mod options;
+pub mod searcher;
+pub mod uci;
+pub mod xboard;
+
+use std::io::Write;
+use std::sync::{Arc, Mutex};
+
+use tokio::io::AsyncBufReadExt;
+use tokio::sync::mpsc;
+
+/// The engine's name and version as both protocols announce it.
+pub fn engine_name() -> String {
+    format!("cellmate {}", env!("CARGO_PKG_VERSION"))
+}
+
+/// Whether the session goes on after a command.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Flow {
+    Continue,
+    Quit,
+}
+
+/// The one writer all protocol output goes through: whole lines, flushed at once.
+#[derive(Clone)]
+pub struct Output {
+    inner: Arc<Mutex<Box<dyn Write + Send>>>,
+}
+
+impl Output {
+    pub fn stdout() -> Output {
+        Output::new(Box::new(std::io::stdout()))
+    }
+
+    pub fn new(w: Box<dyn Write + Send>) -> Output {
+        Output {
+            inner: Arc::new(Mutex::new(w)),
+        }
+    }
+
+    /// Writes lines (a text with `\n`s is written as a block, uninterrupted) and flushes.
+    /// Write errors (a closed pipe) are logged, never fatal.
+    pub fn line(&self, text: &str) {
+        let mut w = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+        for l in text.lines() {
+            log::debug!("> {l}");
+        }
+        let res = writeln!(w, "{text}").and_then(|_| w.flush());
+        if let Err(e) = res {
+            log::warn!("cannot write to the GUI: {e}");
+        }
+    }
+}
+
+/// A sink that keeps what was written (for unit tests).
+#[derive(Clone, Default)]
+pub struct Capture(pub Arc<Mutex<Vec<u8>>>);
+
+impl Write for Capture {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl Capture {
+    /// Everything written so far, as lines; the buffer is emptied.
+    pub fn take_lines(&self) -> Vec<String> {
+        let mut buf = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        let text = String::from_utf8_lossy(&buf).into_owned();
+        buf.clear();
+        text.lines().map(str::to_string).collect()
+    }
+}
+
+enum Mode {
+    Undecided,
+    Uci(Box<uci::Uci>),
+    Xboard(Box<xboard::Xboard>),
+}
+
+/// A protocol session: undecided until the first command, then UCI or XBoard.
+pub struct Session {
+    out: Output,
+    done_tx: mpsc::UnboundedSender<u64>,
+    mode: Mode,
+}
+
+impl Session {
+    pub fn new(out: Output, done_tx: mpsc::UnboundedSender<u64>) -> Session {
+        Session {
+            out,
+            done_tx,
+            mode: Mode::Undecided,
+        }
+    }
+
+    /// Handles one input line.
+    pub fn handle_line(&mut self, line: &str) -> Flow {
+        let line = line.trim();
+        if line.is_empty() {
+            return Flow::Continue;
+        }
+        log::debug!("< {line}");
+        let first = line.split_whitespace().next().unwrap_or("");
+        let switch_to_uci = match &self.mode {
+            Mode::Undecided => first == "uci",
+            Mode::Xboard(xb) => first == "uci" && !xb.handshake_seen(),
+            Mode::Uci(_) => false,
+        };
+        if switch_to_uci {
+            if let Mode::Xboard(xb) = &mut self.mode {
+                xb.shutdown();
+            }
+            self.mode = Mode::Uci(Box::new(uci::Uci::new(
+                self.out.clone(),
+                self.done_tx.clone(),
+            )));
+        } else if let Mode::Undecided = self.mode {
+            if first == "quit" {
+                return Flow::Quit;
+            }
+            if first != "xboard" && first != "protover" {
+                self.out.line(&format!(
+                    "# {}: XBoard console mode (send 'uci' for UCI, 'help' for commands)",
+                    engine_name()
+                ));
+            }
+            self.mode = Mode::Xboard(Box::new(xboard::Xboard::new(
+                self.out.clone(),
+                self.done_tx.clone(),
+            )));
+        }
+        match &mut self.mode {
+            Mode::Uci(u) => u.handle(line),
+            Mode::Xboard(x) => x.handle(line),
+            Mode::Undecided => Flow::Continue,
+        }
+    }
+
+    /// A search thread has finished.
+    pub fn search_done(&mut self, id: u64) {
+        match &mut self.mode {
+            Mode::Uci(u) => u.search_done(id),
+            Mode::Xboard(x) => x.search_done(id),
+            Mode::Undecided => {}
+        }
+    }
+
+    /// Stops any search and waits for it (quit, end of input).
+    pub fn shutdown(&mut self) {
+        match &mut self.mode {
+            Mode::Uci(u) => u.shutdown(),
+            Mode::Xboard(x) => x.shutdown(),
+            Mode::Undecided => {}
+        }
+    }
+}
+
+/// Reads stdin lines (lossy UTF-8, `\r\n` or `\n`) and sends them to the main loop; dropping
+/// the sender at end of input tells the loop to quit.
+async fn read_stdin(tx: mpsc::Sender<String>) {
+    let mut reader = tokio::io::BufReader::new(tokio::io::stdin());
+    let mut buf = Vec::new();
+    loop {
+        buf.clear();
+        match reader.read_until(b'\n', &mut buf).await {
+            Ok(0) => break,
+            Ok(_) => {
+                let line = String::from_utf8_lossy(&buf);
+                let line = line.trim_end_matches(['\n', '\r']).to_string();
+                if tx.send(line).await.is_err() {
+                    break;
+                }
+            }
+            Err(e) => {
+                log::error!("cannot read stdin: {e}");
+                break;
+            }
+        }
+    }
+    log::debug!("end of input");
+}
+
+/// The protocol loop on stdin/stdout, until `quit` or end of input.
+pub fn run_stdio() -> anyhow::Result<()> {
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?;
+    rt.block_on(async {
+        let (line_tx, mut line_rx) = mpsc::channel::<String>(1024);
+        let (done_tx, mut done_rx) = mpsc::unbounded_channel::<u64>();
+        tokio::spawn(read_stdin(line_tx));
+        let mut session = Session::new(Output::stdout(), done_tx);
+        loop {
+            tokio::select! {
+                biased;
+                Some(id) = done_rx.recv() => session.search_done(id),
+                line = line_rx.recv() => match line {
+                    Some(line) => {
+                        if session.handle_line(&line) == Flow::Quit {
+                            break;
+                        }
+                    }
+                    None => break,
+                },
+            }
+        }
+        session.shutdown();
+    });
+    // The stdin reader may be blocked in a read that never returns: don't wait for it.
+    rt.shutdown_background();
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A small deterministic generator (xorshift).
+    struct Rng(u64);
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+        fn pick<'a>(&mut self, v: &[&'a str]) -> &'a str {
+            v[(self.next() % v.len() as u64) as usize]
+        }
+    }
+
+    const WORDS: &[&str] = &[
+        "uci",
+        "isready",
+        "setoption",
+        "name",
+        "value",
+        "Hash",
+        "Threads",
+        "MultiPV",
+        "Ponder",
+        "Clear",
+        "Move",
+        "Overhead",
+        "UCI_Variant",
+        "ucinewgame",
+        "position",
+        "startpos",
+        "fen",
+        "moves",
+        "go",
+        "wtime",
+        "btime",
+        "winc",
+        "binc",
+        "movestogo",
+        "depth",
+        "nodes",
+        "movetime",
+        "infinite",
+        "ponder",
+        "searchmoves",
+        "perft",
+        "stop",
+        "ponderhit",
+        "d",
+        "xboard",
+        "protover",
+        "new",
+        "variant",
+        "normal",
+        "force",
+        "playother",
+        "white",
+        "black",
+        "level",
+        "st",
+        "sd",
+        "time",
+        "otim",
+        "usermove",
+        "?",
+        "ping",
+        "draw",
+        "result",
+        "setboard",
+        "hint",
+        "undo",
+        "remove",
+        "hard",
+        "easy",
+        "post",
+        "nopost",
+        "analyze",
+        "exit",
+        ".",
+        "memory",
+        "cores",
+        "option",
+        "MultiPV=3",
+        "Hash=",
+        "=",
+        "fen",
+        "help",
+        "e2e4",
+        "e7e5",
+        "g1f3",
+        "b8c6",
+        "e1g1",
+        "a7a8q",
+        "0000",
+        "@@@@",
+        "V@g5",
+        "p16p15",
+        "e2e7,e7e2",
+        "z9z9",
+        "0",
+        "1",
+        "2",
+        "-1",
+        "0:30",
+        "1.5",
+        "99999999999999999999",
+        "x",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR",
+        "w",
+        "b",
+        "KQkq",
+        "-",
+        "8/8/8",
+        "é",
+        "\u{0}",
+        "k7/8/8/8/8/8/8/7K",
+        "{",
+        "}",
+        "1-0",
+        "*",
+    ];
+
+    /// Random command soup through both protocols: nothing may panic, and searches started
+    /// on the way are all finished.
+    #[test]
+    fn random_commands_never_panic() {
+        for (seed, first) in [
+            (0x9E37_79B9_7F4A_7C15u64, "uci"),
+            (0xD1B5_4A32_D192_ED03, "xboard"),
+        ] {
+            let capture = Capture::default();
+            let out = Output::new(Box::new(capture.clone()));
+            let (done_tx, mut done_rx) = mpsc::unbounded_channel();
+            let mut session = Session::new(out, done_tx);
+            session.handle_line(first);
+            let mut rng = Rng(seed);
+            for _ in 0..3000 {
+                let n = 1 + rng.next() % 8;
+                let line: Vec<&str> = (0..n).map(|_| rng.pick(WORDS)).collect();
+                let line = line.join(" ");
+                if line.starts_with("quit") {
+                    continue;
+                }
+                assert_eq!(session.handle_line(&line), Flow::Continue, "{line}");
+                while let Ok(id) = done_rx.try_recv() {
+                    session.search_done(id);
+                }
+            }
+            session.shutdown();
+            assert!(!capture.take_lines().is_empty());
+        }
+    }
+}

@@ -1,0 +1,312 @@
+//! Runs [`Engine::search`] on its own thread (64 MB stack) and hands the result back.
+//!
+//! The search thread returns its [`SearchResult`] through its join handle and then sends its
+//! id over the done channel; the session's loop joins the thread when that id arrives (or
+//! earlier, when a command must stop a search and wait for it). A stale id (a search already
+//! joined) is ignored. Results are checked against the root: an illegal best move is replaced
+//! by the first legal one, an illegal ponder move dropped.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::Instant;
+
+use tokio::sync::mpsc::UnboundedSender;
+
+use super::format;
+use super::game::{with_pos, AnyPos};
+use super::options::Settings;
+use super::Output;
+use crate::core::{Move, MoveList, Variant};
+use crate::engine::{Control, Engine, Info, Limits, Score, SearchResult};
+
+/// Stack size of a search thread.
+pub const SEARCH_STACK: usize = 64 << 20;
+
+/// Where progress reports go.
+#[derive(Clone, Debug)]
+pub enum InfoSink {
+    /// `info …` lines.
+    Uci,
+    /// Thinking lines, while `post` is on (it may change during the search).
+    Xboard { post: Arc<AtomicBool> },
+}
+
+impl InfoSink {
+    fn line<V: Variant>(&self, root: &V, info: &Info) -> Option<String> {
+        match self {
+            InfoSink::Uci => Some(format::uci_info(root, info)),
+            InfoSink::Xboard { post } => post
+                .load(Ordering::Relaxed)
+                .then(|| format::xboard_thinking(root, info)),
+        }
+    }
+}
+
+/// The latest report of the running search (for XBoard's `.`).
+#[derive(Clone, Debug, Default)]
+pub struct Progress {
+    pub depth: u32,
+    pub nodes: u64,
+}
+
+/// A search that has ended, with its root.
+#[derive(Debug)]
+pub struct Finished {
+    pub id: u64,
+    pub root: AnyPos,
+    pub result: SearchResult,
+    pub control: Arc<Control>,
+}
+
+struct Running {
+    id: u64,
+    root: AnyPos,
+    control: Arc<Control>,
+    handle: Option<JoinHandle<SearchResult>>,
+    started: Instant,
+    progress: Arc<Mutex<Progress>>,
+}
+
+/// Owns the engine and at most one running search.
+pub struct Searcher {
+    engine: Arc<Engine>,
+    out: Output,
+    done_tx: UnboundedSender<u64>,
+    next_id: u64,
+    running: Option<Running>,
+    clear_pending: bool,
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// The first legal move, as a last resort.
+fn first_legal(root: &AnyPos) -> Option<Move> {
+    root.legal_moves().first().copied()
+}
+
+impl Searcher {
+    pub fn new(settings: &Settings, out: Output, done_tx: UnboundedSender<u64>) -> Searcher {
+        let mut engine = Engine::new(settings.hash_mb, settings.threads);
+        engine.multipv = settings.multipv;
+        Searcher {
+            engine: Arc::new(engine),
+            out,
+            done_tx,
+            next_id: 1,
+            running: None,
+            clear_pending: false,
+        }
+    }
+
+    pub fn is_running(&self) -> bool {
+        self.running.is_some()
+    }
+
+    /// The id of the running search.
+    pub fn running_id(&self) -> Option<u64> {
+        self.running.as_ref().map(|r| r.id)
+    }
+
+    /// The running search's control flags.
+    pub fn control(&self) -> Option<&Arc<Control>> {
+        self.running.as_ref().map(|r| &r.control)
+    }
+
+    /// Elapsed time and latest progress of the running search.
+    pub fn progress(&self) -> Option<(u64, Progress)> {
+        self.running.as_ref().map(|r| {
+            (
+                r.started.elapsed().as_millis() as u64,
+                lock(&r.progress).clone(),
+            )
+        })
+    }
+
+    /// Forgets the transposition table (at once when idle, else before the next search).
+    pub fn clear_hash(&mut self) {
+        if self.running.is_some() {
+            self.clear_pending = true;
+        } else {
+            self.engine.clear();
+        }
+    }
+
+    /// Brings the engine in line with the settings. Only between searches: the engine is
+    /// rebuilt when the hash size or thread count changed.
+    fn configure(&mut self, settings: &Settings) {
+        let rebuild =
+            self.engine.hash_mb != settings.hash_mb || self.engine.threads != settings.threads;
+        match Arc::get_mut(&mut self.engine) {
+            Some(engine) => {
+                if rebuild {
+                    *engine = Engine::new(settings.hash_mb, settings.threads);
+                    self.clear_pending = false;
+                }
+                engine.multipv = settings.multipv;
+            }
+            None => {
+                // Should not happen (searches are joined before the next starts).
+                let mut engine = Engine::new(settings.hash_mb, settings.threads);
+                engine.multipv = settings.multipv;
+                self.engine = Arc::new(engine);
+                self.clear_pending = false;
+            }
+        }
+        if self.clear_pending {
+            self.engine.clear();
+            self.clear_pending = false;
+        }
+    }
+
+    /// Starts a search of `root`. Any running search must have been finished first; if one is
+    /// still running it is stopped and its result dropped.
+    pub fn start(
+        &mut self,
+        root: AnyPos,
+        limits: Limits,
+        pondering: bool,
+        sink: InfoSink,
+        settings: &Settings,
+    ) -> u64 {
+        if self.running.is_some() {
+            log::warn!("search started while another runs: the old one is dropped");
+            self.stop_and_join();
+        }
+        self.configure(settings);
+        let id = self.next_id;
+        self.next_id += 1;
+        let control = Arc::new(Control::new(pondering));
+        let progress = Arc::new(Mutex::new(Progress::default()));
+        log::debug!("search {id} starts: {limits:?} pondering={pondering}");
+
+        let spawned = {
+            let engine = Arc::clone(&self.engine);
+            let control = Arc::clone(&control);
+            let progress = Arc::clone(&progress);
+            let out = self.out.clone();
+            let done_tx = self.done_tx.clone();
+            let pos = root.clone();
+            std::thread::Builder::new()
+                .name(format!("search-{id}"))
+                .stack_size(SEARCH_STACK)
+                .spawn(move || {
+                    let result = with_pos!(&pos, |p| {
+                        let report = |info: &Info| {
+                            {
+                                let mut pr = lock(&progress);
+                                pr.depth = info.depth;
+                                pr.nodes = info.nodes;
+                            }
+                            if let Some(line) = sink.line(p, info) {
+                                out.line(&line);
+                            }
+                        };
+                        engine.search(p, &limits, &control, &report)
+                    });
+                    let _ = done_tx.send(id);
+                    result
+                })
+        };
+        let handle = match spawned {
+            Ok(h) => Some(h),
+            Err(e) => {
+                log::error!("cannot start a search thread: {e}");
+                let _ = self.done_tx.send(id);
+                None
+            }
+        };
+        self.running = Some(Running {
+            id,
+            root,
+            control,
+            handle,
+            started: Instant::now(),
+            progress,
+        });
+        id
+    }
+
+    /// Asks the running search to stop (its result arrives through the done channel).
+    pub fn stop(&self) {
+        if let Some(r) = &self.running {
+            r.control.stop();
+        }
+    }
+
+    /// Stops the running search and waits for it.
+    pub fn stop_and_join(&mut self) -> Option<Finished> {
+        self.stop();
+        self.join()
+    }
+
+    /// Joins the search whose done message carried `id`; `None` for a stale id.
+    pub fn take_done(&mut self, id: u64) -> Option<Finished> {
+        if self.running_id() == Some(id) {
+            self.join()
+        } else {
+            log::debug!("stale search-done {id} ignored");
+            None
+        }
+    }
+
+    fn join(&mut self) -> Option<Finished> {
+        let r = self.running.take()?;
+        let result = match r.handle.map(|h| h.join()) {
+            Some(Ok(result)) => result,
+            Some(Err(_)) => {
+                log::error!("search {} panicked; playing the first legal move", r.id);
+                fallback(&r.root)
+            }
+            None => fallback(&r.root),
+        };
+        let result = sanitize(&r.root, result);
+        log::debug!("search {} done: {result:?}", r.id);
+        Some(Finished {
+            id: r.id,
+            root: r.root,
+            result,
+            control: r.control,
+        })
+    }
+}
+
+fn fallback(root: &AnyPos) -> SearchResult {
+    SearchResult {
+        best: first_legal(root),
+        ponder: None,
+        score: Score::Cp(0),
+        depth: 0,
+        nodes: 0,
+    }
+}
+
+/// Makes sure the best move is legal in the root and the ponder move legal after it.
+fn sanitize(root: &AnyPos, mut result: SearchResult) -> SearchResult {
+    let legal: MoveList = root.legal_moves();
+    match result.best {
+        Some(m) if legal.contains(&m) => {}
+        Some(m) => {
+            log::error!("search returned illegal best move {m:?}; using the first legal move");
+            result.best = legal.first().copied();
+            result.ponder = None;
+        }
+        None if !legal.is_empty() => {
+            log::error!("search returned no move but moves exist; using the first legal move");
+            result.best = legal.first().copied();
+            result.ponder = None;
+        }
+        None => result.ponder = None,
+    }
+    if let (Some(best), Some(ponder)) = (result.best, result.ponder) {
+        let mut after = root.clone();
+        after.make_move(best);
+        if !after.is_legal(ponder) {
+            log::warn!("ponder move {ponder:?} is not legal; dropped");
+            result.ponder = None;
+        }
+    }
+    result
+}

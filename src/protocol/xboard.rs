@@ -1,0 +1,644 @@
+//! XBoard / CECP v2.
+//!
+//! Error lines (each one line; the state is unchanged):
+//! - `Error (unknown command): LINE`
+//! - `Error (bad FEN: REASON): setboard FEN`
+//! - `Error (unsupported variant): variant NAME`
+//! - `Error (REASON): LINE` for a bad argument (`level`, `st`, `sd`, `time`, `otim`, `memory`,
+//!   `cores`, `option` out of range or unreadable) and for `undo`/`remove` with no move to take
+//!   back;
+//! - `Illegal move: MOVE` for a move not legal in the position and
+//!   `Illegal move (not a move): MOVE` for a text that is no move at all.
+//!
+//! A word that is no command but a legal move is played as if sent with `usermove` (protocol
+//! version 1, console use). Game ends are claimed after every move, the engine's or the
+//! user's (not while analysing): `1-0 {White mates}`, `1/2-1/2 {Stalemate}`, … .
+//!
+//! Non-standard debugging commands: `d` prints the board with all its state and `fen` the
+//! FEN, every line prefixed by `# ` (XBoard ignores such lines); `help` lists the commands.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+use tokio::sync::mpsc::UnboundedSender;
+
+use super::game::{Game, VariantKind};
+use super::options::{self, Effect, Settings};
+use super::searcher::{Finished, InfoSink, Searcher};
+use super::{engine_name, Flow, Output};
+use crate::core::{Color, Dialect, Move, MoveError};
+use crate::engine::Limits;
+
+const D: Dialect = Dialect::XBOARD;
+
+/// Time control as XBoard set it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Clock {
+    /// Moves per session (0: the whole game).
+    pub mps: u32,
+    pub base_ms: u64,
+    pub inc_ms: u64,
+    /// `st`: exact time per move.
+    pub st_ms: Option<u64>,
+    /// `sd`: depth limit.
+    pub sd: Option<u32>,
+    /// `time`: the engine's clock.
+    pub time_ms: Option<u64>,
+    /// `otim`: the opponent's clock.
+    pub otim_ms: Option<u64>,
+}
+
+impl Default for Clock {
+    /// XBoard's default: 40 moves in 5 minutes.
+    fn default() -> Self {
+        Clock {
+            mps: 40,
+            base_ms: 5 * 60_000,
+            inc_ms: 0,
+            st_ms: None,
+            sd: None,
+            time_ms: None,
+            otim_ms: None,
+        }
+    }
+}
+
+/// Seconds (possibly fractional, `0.1`) as milliseconds.
+fn seconds_ms(s: &str) -> Option<u64> {
+    let v: f64 = s.parse().ok()?;
+    (0.0..1e9).contains(&v).then(|| (v * 1000.0).round() as u64)
+}
+
+/// `level` base time: minutes `m` (possibly fractional) or `m:ss`.
+fn base_ms(s: &str) -> Option<u64> {
+    match s.split_once(':') {
+        Some((m, sec)) => {
+            let m: u64 = m.parse().ok()?;
+            let sec: u64 = sec.parse().ok()?;
+            (m < 1_000_000 && sec < 60).then(|| m * 60_000 + sec * 1000)
+        }
+        None => seconds_ms(s).map(|ms| ms * 60),
+    }
+}
+
+/// Reads `level MPS BASE INC`.
+pub fn parse_level(args: &[&str]) -> Option<(u32, u64, u64)> {
+    let [mps, base, inc] = args else {
+        return None;
+    };
+    Some((mps.parse().ok()?, base_ms(base)?, seconds_ms(inc)?))
+}
+
+impl Clock {
+    /// Limits for a search of the engine's move (`side` to move, `game` for moves-to-go).
+    fn limits(&self, game: &Game, side: Color, move_overhead: u64) -> Limits {
+        let mut l = Limits {
+            depth: self.sd,
+            move_overhead,
+            ..Limits::default()
+        };
+        if let Some(st) = self.st_ms {
+            l.movetime = Some(st);
+        } else {
+            l.time_left = Some(self.time_ms.unwrap_or(self.base_ms));
+            l.increment = self.inc_ms;
+            if self.mps > 0 {
+                let made = (game.moves_by(side) % self.mps as usize) as u32;
+                l.moves_to_go = Some(self.mps - made);
+            }
+        }
+        l
+    }
+}
+
+/// What the running (or held) search is for.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Task {
+    /// The engine's own move.
+    Think,
+    /// Pondering on the predicted reply (the search's root is the game after it).
+    Ponder { predicted: Move },
+    /// Analysis (`analyze` mode).
+    Analyze,
+}
+
+/// An XBoard session.
+pub struct Xboard {
+    out: Output,
+    game: Game,
+    settings: Settings,
+    searcher: Searcher,
+    clock: Clock,
+    /// `xboard` or `protover` was received.
+    handshake: bool,
+    force: bool,
+    /// The side the engine plays when not in force mode.
+    engine_side: Color,
+    post: Arc<AtomicBool>,
+    /// `hard`: ponder after the engine's moves.
+    ponder: bool,
+    analyze: bool,
+    /// A result was claimed or received: no searching until the game changes.
+    game_over: bool,
+    task: Option<Task>,
+    /// A ponder search that ended by itself before the opponent moved.
+    held: Option<Finished>,
+}
+
+impl Xboard {
+    pub fn new(out: Output, done_tx: UnboundedSender<u64>) -> Xboard {
+        let settings = Settings::default();
+        Xboard {
+            searcher: Searcher::new(&settings, out.clone(), done_tx),
+            game: Game::new(settings.variant),
+            settings,
+            out,
+            clock: Clock::default(),
+            handshake: false,
+            force: false,
+            engine_side: Color::Black,
+            post: Arc::new(AtomicBool::new(false)),
+            ponder: false,
+            analyze: false,
+            game_over: false,
+            task: None,
+            held: None,
+        }
+    }
+
+    /// Whether `xboard` or `protover` has been received.
+    pub fn handshake_seen(&self) -> bool {
+        self.handshake
+    }
+
+    fn error(&self, kind: &str, line: &str) {
+        self.out.line(&format!("Error ({kind}): {line}"));
+    }
+
+    fn sink(&self) -> InfoSink {
+        InfoSink::Xboard {
+            post: Arc::clone(&self.post),
+        }
+    }
+
+    pub fn handle(&mut self, line: &str) -> Flow {
+        let line = line.trim();
+        let mut parts = line.split_whitespace();
+        let cmd = parts.next().unwrap_or("");
+        let args: Vec<&str> = parts.collect();
+        let rest = line[cmd.len()..].trim();
+        match cmd {
+            "xboard" => self.handshake = true,
+            "protover" => {
+                self.handshake = true;
+                self.features();
+            }
+            "accepted" | "rejected" | "random" | "computer" | "name" | "rating" | "ics" | "nps"
+            | "draw" | "bk" => {}
+            "new" => self.new_game(),
+            "variant" => match VariantKind::from_name(rest) {
+                Some(kind) => {
+                    self.discard();
+                    self.settings.variant = kind;
+                    self.game = Game::new(kind);
+                    self.game_over = false;
+                    self.after_reset();
+                }
+                None => self.error("unsupported variant", line),
+            },
+            "force" => {
+                if self.task != Some(Task::Analyze) {
+                    self.discard();
+                }
+                self.force = true;
+            }
+            "go" => {
+                if self.analyze {
+                    return Flow::Continue;
+                }
+                self.force = false;
+                self.engine_side = self.game.side_to_move();
+                if self.task == Some(Task::Think) {
+                    return Flow::Continue;
+                }
+                self.discard();
+                self.maybe_think();
+            }
+            "playother" => {
+                if self.task == Some(Task::Think) {
+                    self.discard();
+                }
+                self.force = false;
+                self.engine_side = !self.game.side_to_move();
+            }
+            "white" => self.engine_side = Color::Black,
+            "black" => self.engine_side = Color::White,
+            "level" => match parse_level(&args) {
+                Some((mps, base, inc)) => {
+                    self.clock.mps = mps;
+                    self.clock.base_ms = base;
+                    self.clock.inc_ms = inc;
+                    self.clock.st_ms = None;
+                    self.clock.time_ms = None;
+                    self.clock.otim_ms = None;
+                }
+                None => self.error("bad argument: expected level MPS BASE INC", line),
+            },
+            "st" => match args
+                .first()
+                .and_then(|s| seconds_ms(s))
+                .filter(|&ms| ms > 0)
+            {
+                Some(ms) => self.clock.st_ms = Some(ms),
+                None => self.error("bad argument: expected seconds", line),
+            },
+            "sd" => match args.first().and_then(|s| s.parse::<u32>().ok()) {
+                Some(d) if d > 0 => self.clock.sd = Some(d),
+                _ => self.error("bad argument: expected a depth", line),
+            },
+            "time" | "otim" => match args.first().and_then(|s| s.parse::<i64>().ok()) {
+                Some(cs) => {
+                    let ms = Some(cs.max(0) as u64 * 10);
+                    if cmd == "time" {
+                        self.clock.time_ms = ms;
+                    } else {
+                        self.clock.otim_ms = ms;
+                    }
+                }
+                None => self.error("bad argument: expected centiseconds", line),
+            },
+            "usermove" => self.user_move(rest),
+            "?" => {
+                if self.task == Some(Task::Think) {
+                    self.searcher.stop();
+                }
+            }
+            "ping" => self.out.line(format!("pong {rest}").trim_end()),
+            "result" => {
+                self.discard();
+                self.game_over = true;
+            }
+            "setboard" => match Game::from_fen(self.game.kind(), rest) {
+                Ok(g) => {
+                    self.discard();
+                    self.game = g;
+                    self.game_over = false;
+                    self.after_reset();
+                }
+                Err(e) => self.error(&format!("bad FEN: {e}"), line),
+            },
+            "hint" => {
+                if let Some(Task::Ponder { predicted }) = self.task {
+                    let text = self.game.move_text(predicted, D);
+                    self.out.line(&format!("Hint: {text}"));
+                }
+            }
+            "undo" | "remove" => self.take_back(if cmd == "undo" { 1 } else { 2 }, line),
+            "hard" => self.ponder = true,
+            "easy" => {
+                self.ponder = false;
+                if matches!(self.task, Some(Task::Ponder { .. })) {
+                    self.discard();
+                }
+            }
+            "post" => self.post.store(true, Ordering::Relaxed),
+            "nopost" => self.post.store(false, Ordering::Relaxed),
+            "analyze" => {
+                self.analyze = true;
+                self.start_analysis();
+            }
+            "exit" => {
+                if self.analyze {
+                    self.analyze = false;
+                    self.discard();
+                }
+            }
+            "." => {
+                if self.analyze {
+                    if let Some((ms, p)) = self.searcher.progress() {
+                        let total = self.game.pos().legal_moves().len();
+                        self.out.line(&format!(
+                            "stat01: {} {} {} 0 {total}",
+                            ms / 10,
+                            p.nodes,
+                            p.depth
+                        ));
+                    }
+                }
+            }
+            "memory" => self.set_option(options::HASH.name, args.first().copied(), line),
+            "cores" => self.set_option(options::THREADS.name, args.first().copied(), line),
+            "option" => {
+                let (name, value) = match rest.split_once('=') {
+                    Some((n, v)) => (n, Some(v)),
+                    None => (rest, None),
+                };
+                self.set_option(name, value, line);
+            }
+            "quit" => {
+                self.shutdown();
+                return Flow::Quit;
+            }
+            "d" => self.comment(&self.game.display()),
+            "fen" => self.comment(&self.game.fen()),
+            "help" => self.comment(HELP),
+            _ => match self.game.parse_move(line, D) {
+                Ok(_) | Err(MoveError::Illegal(_)) => self.user_move(line),
+                Err(MoveError::Syntax(_)) => self.error("unknown command", line),
+            },
+        }
+        Flow::Continue
+    }
+
+    /// Prints text as `# ` comment lines.
+    fn comment(&self, text: &str) {
+        let lines: Vec<String> = text.lines().map(|l| format!("# {l}")).collect();
+        self.out.line(&lines.join("\n"));
+    }
+
+    fn features(&self) {
+        let mut text = format!(
+            "feature ping=1 setboard=1 usermove=1 time=1 draw=1 sigint=0 sigterm=0 reuse=1 \
+             analyze=1 colors=0 name=1 nps=0 memory=1 smp=1 exclude=0 pause=0 \
+             myname=\"{}\" variants=\"{}\"",
+            engine_name(),
+            options::variant_list(VariantKind::xboard_name, ",")
+        );
+        for o in Settings::xboard_options() {
+            text.push('\n');
+            text.push_str(&o);
+        }
+        text.push_str("\nfeature done=1");
+        self.out.line(&text);
+    }
+
+    fn set_option(&mut self, name: &str, value: Option<&str>, line: &str) {
+        match self.settings.set(name, value) {
+            Ok(Effect::None) => {}
+            Ok(Effect::ClearHash) => self.searcher.clear_hash(),
+            Ok(Effect::Variant) => {
+                self.discard();
+                self.game = Game::new(self.settings.variant);
+                self.game_over = false;
+                self.after_reset();
+            }
+            Err(e) => self.error(&e.to_string(), line),
+        }
+    }
+
+    fn new_game(&mut self) {
+        self.discard();
+        self.settings.variant = VariantKind::Chess;
+        self.game = Game::new(VariantKind::Chess);
+        self.force = false;
+        self.engine_side = Color::Black;
+        self.game_over = false;
+        self.clock.sd = None;
+        self.clock.st_ms = None;
+        self.clock.time_ms = None;
+        self.clock.otim_ms = None;
+        self.searcher.clear_hash();
+        self.after_reset();
+    }
+
+    /// After the game was replaced: analysis restarts on the new position.
+    fn after_reset(&mut self) {
+        if self.analyze {
+            self.start_analysis();
+        }
+    }
+
+    fn take_back(&mut self, plies: usize, line: &str) {
+        if self.game.history().len() < plies {
+            return self.error("no move to take back", line);
+        }
+        self.discard();
+        for _ in 0..plies {
+            self.game.undo();
+        }
+        self.game_over = false;
+        self.after_reset();
+    }
+
+    /// Stops any search and forgets it.
+    fn discard(&mut self) {
+        self.searcher.stop_and_join();
+        self.held = None;
+        self.task = None;
+    }
+
+    /// Claims the result if the game has ended; `true` if it has.
+    fn claim_if_over(&mut self) -> bool {
+        match self.game.outcome() {
+            Some(o) => {
+                self.game_over = true;
+                if !self.analyze {
+                    self.out.line(&format!("{} {{{}}}", o.score(), o.reason()));
+                }
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Starts thinking if it is the engine's move.
+    fn maybe_think(&mut self) {
+        if self.force
+            || self.analyze
+            || self.game_over
+            || self.searcher.is_running()
+            || self.game.side_to_move() != self.engine_side
+        {
+            return;
+        }
+        if self.claim_if_over() {
+            return;
+        }
+        let limits = self
+            .clock
+            .limits(&self.game, self.engine_side, self.settings.move_overhead);
+        self.task = Some(Task::Think);
+        let sink = self.sink();
+        self.searcher
+            .start(self.game.pos().clone(), limits, false, sink, &self.settings);
+    }
+
+    fn start_analysis(&mut self) {
+        self.discard();
+        self.game_over = self.game.outcome().is_some();
+        if self.game_over {
+            return;
+        }
+        let limits = Limits {
+            infinite: true,
+            move_overhead: self.settings.move_overhead,
+            ..Limits::default()
+        };
+        self.task = Some(Task::Analyze);
+        let sink = self.sink();
+        self.searcher
+            .start(self.game.pos().clone(), limits, false, sink, &self.settings);
+    }
+
+    fn start_ponder(&mut self, predicted: Move) {
+        let mut root = self.game.pos().clone();
+        if !root.is_legal(predicted) {
+            return;
+        }
+        root.make_move(predicted);
+        if root.outcome().is_some() {
+            return;
+        }
+        let mut limits =
+            self.clock
+                .limits(&self.game, self.engine_side, self.settings.move_overhead);
+        if let Some(m) = limits.moves_to_go.as_mut() {
+            // The search will be for the engine's next move.
+            *m = if *m <= 1 {
+                self.clock.mps.max(1)
+            } else {
+                *m - 1
+            };
+        }
+        self.task = Some(Task::Ponder { predicted });
+        let sink = self.sink();
+        self.searcher
+            .start(root, limits, true, sink, &self.settings);
+    }
+
+    fn user_move(&mut self, text: &str) {
+        let m = match self.game.parse_move(text, D) {
+            Ok(m) => m,
+            Err(MoveError::Illegal(_)) => return self.out.line(&format!("Illegal move: {text}")),
+            Err(MoveError::Syntax(_)) => {
+                return self.out.line(&format!("Illegal move (not a move): {text}"))
+            }
+        };
+        if self.analyze {
+            self.game.make(m);
+            return self.start_analysis();
+        }
+        match self.task {
+            Some(Task::Ponder { predicted }) if predicted == m => {
+                self.game.make(m);
+                if self.claim_if_over() {
+                    return self.discard();
+                }
+                self.task = Some(Task::Think);
+                if let Some(c) = self.searcher.control() {
+                    log::debug!("ponder hit");
+                    c.ponderhit();
+                } else if let Some(f) = self.held.take() {
+                    self.task = None;
+                    self.play_engine_move(f);
+                }
+                return;
+            }
+            Some(_) => self.discard(),
+            None => {}
+        }
+        self.game.make(m);
+        if self.claim_if_over() {
+            return;
+        }
+        self.maybe_think();
+    }
+
+    pub fn search_done(&mut self, id: u64) {
+        let Some(f) = self.searcher.take_done(id) else {
+            return;
+        };
+        match self.task {
+            Some(Task::Think) => {
+                self.task = None;
+                self.play_engine_move(f);
+            }
+            Some(Task::Ponder { .. }) => {
+                // Ended by itself before the opponent moved: keep it for a ponder hit.
+                self.held = Some(f);
+            }
+            Some(Task::Analyze) | None => self.task = None,
+        }
+    }
+
+    fn play_engine_move(&mut self, f: Finished) {
+        if self.force || self.analyze || self.game_over {
+            return;
+        }
+        if f.root.fen() != self.game.fen() {
+            log::warn!("search result for another position dropped");
+            return self.maybe_think();
+        }
+        let Some(best) = f.result.best else {
+            self.claim_if_over();
+            return;
+        };
+        let text = self.game.move_text(best, D);
+        if !self.game.make(best) {
+            log::error!("engine move {text} refused by the game");
+            return;
+        }
+        self.out.line(&format!("move {text}"));
+        if self.claim_if_over() {
+            return;
+        }
+        if self.ponder {
+            if let Some(p) = f.result.ponder {
+                self.start_ponder(p);
+            }
+        }
+    }
+
+    pub fn search_running(&self) -> bool {
+        self.searcher.is_running()
+    }
+
+    pub fn shutdown(&mut self) {
+        self.discard();
+    }
+}
+
+const HELP: &str = "\
+commands: new, variant NAME, setboard FEN, usermove MOVE (or just MOVE), go, force, playother,
+  undo, remove, level MPS BASE INC, st SECONDS, sd DEPTH, time CS, otim CS, post, nopost,
+  analyze, exit, ., ?, hint, hard, easy, memory MB, cores N, option NAME=VALUE, ping N, quit
+debugging: d (board and state), fen";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn level_reader() {
+        assert_eq!(parse_level(&["40", "5", "0"]), Some((40, 300_000, 0)));
+        assert_eq!(parse_level(&["0", "0:10", "0.1"]), Some((0, 10_000, 100)));
+        assert_eq!(parse_level(&["0", "2:30", "2"]), Some((0, 150_000, 2000)));
+        assert_eq!(parse_level(&["0", "0.5", "0"]), Some((0, 30_000, 0)));
+        assert_eq!(parse_level(&["0", "2:75", "0"]), None);
+        assert_eq!(parse_level(&["x", "5", "0"]), None);
+        assert_eq!(parse_level(&["40", "5"]), None);
+        assert_eq!(parse_level(&["40", "5", "-1"]), None);
+    }
+
+    #[test]
+    fn clock_limits() {
+        let game = Game::new(VariantKind::Chess);
+        let mut c = Clock::default();
+        let l = c.limits(&game, Color::White, 30);
+        assert_eq!(l.time_left, Some(300_000));
+        assert_eq!(l.moves_to_go, Some(40));
+        assert_eq!(l.move_overhead, 30);
+        c.time_ms = Some(1234);
+        c.mps = 0;
+        c.inc_ms = 100;
+        c.sd = Some(4);
+        let l = c.limits(&game, Color::White, 0);
+        assert_eq!(
+            (l.time_left, l.increment, l.moves_to_go, l.depth),
+            (Some(1234), 100, None, Some(4))
+        );
+        c.st_ms = Some(2000);
+        let l = c.limits(&game, Color::White, 0);
+        assert_eq!((l.movetime, l.time_left), (Some(2000), None));
+    }
+}

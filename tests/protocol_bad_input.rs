@@ -1,0 +1,275 @@
+//! Bad input, table-driven: each bad line gets exactly one error line in the protocol's own
+//! form, the position is unchanged, and the engine still answers `isready` / `ping`.
+
+mod protocol_support;
+
+use protocol_support::Engine;
+
+/// A FEN with nine white kings.
+const NINE_KINGS: &str = "KKKKKKKK/K7/8/8/8/8/8/k7 w - - 0 1";
+/// The seventh rank has seven squares.
+const SHORT_RANK: &str = "rnbqkbnr/ppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+/// Nine squares on the first rank.
+const LONG_RANK: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNRR w KQkq - 0 1";
+/// Black is in check with White to move.
+const IMPOSSIBLE: &str = "4k3/4R3/8/8/8/8/8/4K3 w - - 0 1";
+/// A pawn on the first rank.
+const PAWN_ON_RANK_1: &str = "4k3/8/8/8/8/8/8/P3K3 w - - 0 1";
+
+#[test]
+fn uci_bad_input() {
+    let cases: Vec<(String, &str)> = vec![
+        (
+            "position fen garbage".into(),
+            "info string Invalid FEN: garbage (",
+        ),
+        (
+            format!("position fen {NINE_KINGS}"),
+            "info string Invalid FEN: ",
+        ),
+        (
+            format!("position fen {SHORT_RANK}"),
+            "info string Invalid FEN: ",
+        ),
+        (
+            format!("position fen {LONG_RANK}"),
+            "info string Invalid FEN: ",
+        ),
+        (
+            format!("position fen {IMPOSSIBLE}"),
+            "info string Invalid FEN: ",
+        ),
+        (
+            format!("position fen {PAWN_ON_RANK_1}"),
+            "info string Invalid FEN: ",
+        ),
+        (
+            "position fen 8/8/8/8/8/8/8/8 x".into(),
+            "info string Invalid FEN: ",
+        ),
+        (
+            "position startpos moves e2e4 z9z9".into(),
+            "info string Illegal move: z9z9",
+        ),
+        (
+            "position startpos moves e2e4 e7e5 e1e2 e8e7 e2e4".into(),
+            "info string Illegal move: e2e4",
+        ),
+        (
+            "position startpos moves e2e5".into(),
+            "info string Illegal move: e2e5",
+        ),
+        (
+            "position startpos moves 0000".into(),
+            "info string Illegal move: 0000",
+        ),
+        (
+            "position startpos e2e4".into(),
+            "info string Invalid position command: ",
+        ),
+        ("position".into(), "info string Invalid position command: "),
+        (
+            "position fen".into(),
+            "info string Invalid position command: ",
+        ),
+        (
+            "position banana".into(),
+            "info string Invalid position command: ",
+        ),
+        ("foo".into(), "info string Unknown command: foo"),
+        ("xboard".into(), "info string Unknown command: xboard"),
+        (
+            "setoption name Hash value 0".into(),
+            "info string Invalid option value: ",
+        ),
+        (
+            "setoption name Hash value 65537".into(),
+            "info string Invalid option value: ",
+        ),
+        (
+            "setoption name Threads value lots".into(),
+            "info string Invalid option value: ",
+        ),
+        (
+            "setoption name MultiPV value 65".into(),
+            "info string Invalid option value: ",
+        ),
+        (
+            "setoption name Move Overhead value -1".into(),
+            "info string Invalid option value: ",
+        ),
+        (
+            "setoption name Ponder value maybe".into(),
+            "info string Invalid option value: ",
+        ),
+        (
+            "setoption name UCI_Variant value shogi".into(),
+            "info string Invalid option value: ",
+        ),
+        (
+            "setoption name NoSuchOption value 1".into(),
+            "info string Unknown option: NoSuchOption",
+        ),
+        (
+            "setoption".into(),
+            "info string Invalid setoption command: ",
+        ),
+        (
+            "go perft 1 frob".into(),
+            "info string Invalid go parameters: ",
+        ),
+    ];
+    let mut e = Engine::start();
+    e.send("uci");
+    e.read_until(|l| l == "uciok");
+    e.send("position startpos moves e2e4 c7c5");
+    let fen = e.uci_fen();
+    for (cmd, expected) in &cases {
+        e.send(cmd);
+        let lines = e.uci_sync();
+        let errors: Vec<&String> = lines
+            .iter()
+            .filter(|l| l.starts_with("info string"))
+            .collect();
+        assert_eq!(errors.len(), 1, "{cmd}: {lines:#?}");
+        assert!(errors[0].starts_with(expected), "{cmd}: {:?}", errors[0]);
+        assert_eq!(e.uci_fen(), fen, "position changed by {cmd}");
+    }
+    // The engine still works.
+    e.send("go depth 1");
+    e.read_until(|l| l.starts_with("bestmove"));
+    e.finish();
+}
+
+#[test]
+fn uci_bad_go_parameters_still_answer() {
+    let mut e = Engine::start();
+    e.send("uci");
+    e.read_until(|l| l == "uciok");
+    for cmd in [
+        "go depth x",
+        "go depth 1 frobnicate",
+        "go depth 1 searchmoves z9z9",
+        "go wtime",
+        "go depth 1 movestogo -3",
+    ] {
+        e.send(cmd);
+        // `go depth x` and `go wtime` have no limit left: they may search until stopped.
+        e.send("stop");
+        let lines = e.read_until(|l| l.starts_with("bestmove"));
+        let errors: Vec<&String> = lines
+            .iter()
+            .filter(|l| l.starts_with("info string"))
+            .collect();
+        assert_eq!(errors.len(), 1, "{cmd}: {lines:#?}");
+        assert!(
+            errors[0].starts_with("info string Invalid go parameters: "),
+            "{cmd}"
+        );
+        // Exactly one bestmove per go.
+        assert!(e.uci_sync().iter().all(|l| !l.starts_with("bestmove")));
+    }
+    e.finish();
+}
+
+#[test]
+fn xboard_bad_input() {
+    let cases: Vec<(String, &str)> = vec![
+        ("usermove z9z9".into(), "Illegal move (not a move): z9z9"),
+        ("usermove e7e5".into(), "Illegal move: e7e5"),
+        ("usermove e2e5".into(), "Illegal move: e2e5"),
+        ("usermove @@@@".into(), "Illegal move"),
+        ("usermove".into(), "Illegal move (not a move): "),
+        ("setboard garbage".into(), "Error (bad FEN: "),
+        (
+            format!("setboard {NINE_KINGS}"),
+            "Error (bad FEN: impossible position",
+        ),
+        (
+            format!("setboard {SHORT_RANK}"),
+            "Error (bad FEN: bad board",
+        ),
+        (format!("setboard {LONG_RANK}"), "Error (bad FEN: bad board"),
+        (
+            format!("setboard {IMPOSSIBLE}"),
+            "Error (bad FEN: impossible position",
+        ),
+        (
+            format!("setboard {PAWN_ON_RANK_1}"),
+            "Error (bad FEN: impossible position",
+        ),
+        ("setboard".into(), "Error (bad FEN: "),
+        ("foo".into(), "Error (unknown command): foo"),
+        ("uci".into(), "Error (unknown command): uci"),
+        (
+            "variant shogi".into(),
+            "Error (unsupported variant): variant shogi",
+        ),
+        ("memory 0".into(), "Error (invalid value \"0\" for Hash"),
+        ("memory 100000".into(), "Error (invalid value"),
+        ("cores 0".into(), "Error (invalid value \"0\" for Threads"),
+        (
+            "option MultiPV=65".into(),
+            "Error (invalid value \"65\" for MultiPV",
+        ),
+        ("option Move Overhead=-1".into(), "Error (invalid value"),
+        ("option Nope=1".into(), "Error (unknown option"),
+        ("level x y z".into(), "Error (bad argument"),
+        ("level 40 5".into(), "Error (bad argument"),
+        ("st -1".into(), "Error (bad argument"),
+        ("sd zero".into(), "Error (bad argument"),
+        ("time soon".into(), "Error (bad argument"),
+        ("otim".into(), "Error (bad argument"),
+    ];
+    let mut e = Engine::start();
+    e.send("xboard");
+    e.send("protover 2");
+    e.read_until(|l| l == "feature done=1");
+    e.send("new");
+    e.send("force");
+    e.send("usermove e2e4");
+    e.send("usermove c7c5");
+    let fen = e.xb_fen();
+    for (i, (cmd, expected)) in cases.iter().enumerate() {
+        e.send(cmd);
+        let lines = e.xb_sync(i as u32);
+        assert_eq!(lines.len(), 1, "{cmd}: {lines:#?}");
+        assert!(lines[0].starts_with(expected), "{cmd}: {:?}", lines[0]);
+        assert_eq!(e.xb_fen(), fen, "position changed by {cmd}");
+    }
+    // Take-backs beyond the start are refused the same way.
+    e.send("new");
+    e.send("force");
+    e.send("undo");
+    assert_eq!(e.xb_sync(1000), vec!["Error (no move to take back): undo"]);
+    e.send("usermove e2e4");
+    e.send("remove");
+    assert_eq!(
+        e.xb_sync(1001),
+        vec!["Error (no move to take back): remove"]
+    );
+    assert_eq!(
+        e.xb_fen(),
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
+    );
+    e.finish();
+}
+
+#[test]
+fn binary_garbage_does_not_kill_the_engine() {
+    for first in ["uci", "xboard"] {
+        let mut e = Engine::start();
+        e.send(first);
+        e.send("\u{0}\u{7f}\u{fffd} position go \t  ");
+        e.send("position fen \u{1F600}/8/8/8/8/8/8/8 w - - 0 1");
+        e.send("usermove \u{e9}2e4");
+        e.send(&"x".repeat(100_000));
+        e.send("go perft -1");
+        if first == "uci" {
+            e.uci_sync();
+        } else {
+            e.xb_sync(1);
+        }
+        e.finish();
+    }
+}

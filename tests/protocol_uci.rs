@@ -1,0 +1,220 @@
+//! UCI against the real binary.
+
+mod protocol_support;
+
+use std::time::Duration;
+
+use cellmate::core::Dialect;
+use protocol_support::{chess_after, is_legal, Engine};
+
+fn bestmove_of(line: &str) -> (String, Option<String>) {
+    let t: Vec<&str> = line.split_whitespace().collect();
+    assert_eq!(t[0], "bestmove", "{line}");
+    let ponder = match t.get(2) {
+        Some(&"ponder") => Some(t[3].to_string()),
+        None => None,
+        Some(x) => panic!("unexpected {x} in {line}"),
+    };
+    (t[1].to_string(), ponder)
+}
+
+#[test]
+fn handshake_is_exact() {
+    let mut e = Engine::start();
+    e.send("uci");
+    let lines = e.read_until(|l| l == "uciok");
+    let version = env!("CARGO_PKG_VERSION");
+    let expected = vec![
+        format!("id name cellmate {version}"),
+        "id author the cellmate developers".to_string(),
+        "option name Hash type spin default 16 min 1 max 65536".to_string(),
+        "option name Threads type spin default 1 min 1 max 256".to_string(),
+        "option name Ponder type check default false".to_string(),
+        "option name MultiPV type spin default 1 min 1 max 64".to_string(),
+        "option name Move Overhead type spin default 30 min 0 max 5000".to_string(),
+        "option name UCI_Variant type combo default chess var chess".to_string(),
+        "option name Clear Hash type button".to_string(),
+        "uciok".to_string(),
+    ];
+    assert_eq!(lines, expected);
+    assert!(e.uci_sync().is_empty());
+    e.send("quit");
+    assert!(e.finish().is_empty());
+}
+
+#[test]
+fn position_moves_then_d() {
+    let mut e = Engine::start();
+    e.send("uci");
+    e.read_until(|l| l == "uciok");
+    e.send("position startpos moves e2e4 e7e5");
+    assert_eq!(
+        e.uci_fen(),
+        "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
+    );
+    // `d` shows the whole state: variant, key, checkers.
+    e.send("d");
+    let lines = e.uci_sync();
+    assert!(lines.iter().any(|l| l == "Variant: chess"));
+    assert!(lines.iter().any(|l| l.starts_with("Key: ")));
+    // A FEN with fields left out (which vampirc-uci cannot read) goes through our reader.
+    e.send("position fen k7/8/8/8/8/8/8/4K2R w K - moves e1g1");
+    assert_eq!(e.uci_fen(), "k7/8/8/8/8/8/8/5RK1 b - - 1 1");
+    // Castling, promotion and en passant spelled the UCI way.
+    e.send("position fen 4k3/1P6/8/3pP3/8/8/8/4K3 w - d6 0 1 moves e5d6 e8f7 b7b8q");
+    assert_eq!(e.uci_fen(), "1Q6/5k2/3P4/8/8/8/8/4K3 b - - 0 2");
+    e.finish();
+}
+
+#[test]
+fn go_depth_returns_a_legal_move() {
+    let mut e = Engine::start();
+    e.send("uci");
+    e.read_until(|l| l == "uciok");
+    e.send("ucinewgame");
+    e.send("position startpos moves e2e4 e7e5 g1f3");
+    e.send("go depth 2");
+    let lines = e.read_until(|l| l.starts_with("bestmove"));
+    for l in &lines[..lines.len() - 1] {
+        assert!(l.starts_with("info "), "{l}");
+    }
+    let (best, ponder) = bestmove_of(lines.last().unwrap());
+    let pos = chess_after(None, &["e2e4", "e7e5", "g1f3"]);
+    assert!(is_legal(&pos, &best, Dialect::UCI), "{best}");
+    if let Some(p) = ponder {
+        let after = chess_after(None, &["e2e4", "e7e5", "g1f3", &best]);
+        assert!(is_legal(&after, &p, Dialect::UCI), "{p}");
+    }
+    // Clock-based go, as cutechess-cli sends it.
+    e.send("position startpos moves c2c4");
+    e.uci_sync();
+    e.send("go wtime 10003 btime 10100 winc 100 binc 100");
+    let l = e.read_until(|l| l.starts_with("bestmove"));
+    let (best, _) = bestmove_of(l.last().unwrap());
+    assert!(is_legal(&chess_after(None, &["c2c4"]), &best, Dialect::UCI));
+    e.send("quit");
+    e.finish();
+}
+
+#[test]
+fn go_perft() {
+    let mut e = Engine::start();
+    e.send("uci");
+    e.read_until(|l| l == "uciok");
+    e.send("position startpos");
+    e.send("go perft 3");
+    let lines = e.read_until(|l| l.starts_with("Nodes searched"));
+    assert_eq!(lines.last().unwrap(), "Nodes searched: 8902");
+    let divide: Vec<&String> = lines.iter().filter(|l| l.contains(": ")).collect();
+    assert_eq!(divide.len(), 21);
+    assert!(lines.contains(&"e2e4: 600".to_string()));
+    e.finish();
+}
+
+#[test]
+fn stop_during_go_infinite_returns_a_bestmove() {
+    let mut e = Engine::start();
+    e.send("uci");
+    e.read_until(|l| l == "uciok");
+    e.send("position startpos moves d2d4");
+    e.send("go infinite");
+    // isready is answered during the search, and no bestmove comes before stop.
+    std::thread::sleep(Duration::from_millis(300));
+    let before = e.uci_sync();
+    assert!(
+        before.iter().all(|l| !l.starts_with("bestmove")),
+        "{before:?}"
+    );
+    e.send("stop");
+    let lines = e.read_until(|l| l.starts_with("bestmove"));
+    let (best, _) = bestmove_of(lines.last().unwrap());
+    assert!(is_legal(&chess_after(None, &["d2d4"]), &best, Dialect::UCI));
+    // Exactly one bestmove: a second stop says nothing.
+    e.send("stop");
+    assert!(e.uci_sync().is_empty());
+    e.finish();
+}
+
+#[test]
+fn go_ponder_waits_for_ponderhit_or_stop() {
+    let mut e = Engine::start();
+    e.send("uci");
+    e.read_until(|l| l == "uciok");
+    e.send("setoption name Ponder value true");
+    e.send("position startpos moves e2e4 e7e5");
+    e.send("go ponder wtime 5000 btime 5000");
+    std::thread::sleep(Duration::from_millis(200));
+    let before = e.uci_sync();
+    assert!(
+        before.iter().all(|l| !l.starts_with("bestmove")),
+        "{before:?}"
+    );
+    e.send("ponderhit");
+    let lines = e.read_until(|l| l.starts_with("bestmove"));
+    let (best, _) = bestmove_of(lines.last().unwrap());
+    assert!(is_legal(
+        &chess_after(None, &["e2e4", "e7e5"]),
+        &best,
+        Dialect::UCI
+    ));
+
+    e.send("go ponder wtime 5000 btime 5000");
+    std::thread::sleep(Duration::from_millis(100));
+    e.send("stop");
+    let lines = e.read_until(|l| l.starts_with("bestmove"));
+    assert!(lines.last().unwrap().starts_with("bestmove "));
+    e.finish();
+}
+
+#[test]
+fn no_legal_move_gives_bestmove_0000() {
+    let mut e = Engine::start();
+    e.send("uci");
+    e.read_until(|l| l == "uciok");
+    // Fool's mate: White is mated.
+    e.send("position startpos moves f2f3 e7e5 g2g4 d8h4");
+    e.send("go depth 3");
+    let lines = e.read_until(|l| l.starts_with("bestmove"));
+    assert_eq!(lines.last().unwrap(), "bestmove 0000");
+    e.finish();
+}
+
+#[test]
+fn options_are_accepted_silently() {
+    let mut e = Engine::start();
+    e.send("uci");
+    e.read_until(|l| l == "uciok");
+    for cmd in [
+        "setoption name Hash value 32",
+        "setoption name threads value 2",
+        "setoption name MultiPV value 3",
+        "setoption name Move Overhead value 100",
+        "setoption name Ponder value false",
+        "setoption name UCI_Variant value chess",
+        "setoption name Clear Hash",
+        "debug on",
+    ] {
+        e.send(cmd);
+        assert!(e.uci_sync().is_empty(), "{cmd}");
+    }
+    e.send("go depth 1");
+    e.read_until(|l| l.starts_with("bestmove"));
+    e.finish();
+}
+
+#[test]
+fn quit_during_search_and_end_of_input_exit_cleanly() {
+    let mut e = Engine::start();
+    e.send("uci");
+    e.read_until(|l| l == "uciok");
+    e.send("go infinite");
+    e.send("quit");
+    // The stopped search still answers before the engine exits.
+    let rest = e.finish();
+    assert!(rest.iter().any(|l| l.starts_with("bestmove")), "{rest:?}");
+
+    let mut e = Engine::start();
+    e.send("uci");
+    e.read_until(|l| l == "uciok");
+    e.finish();
+}

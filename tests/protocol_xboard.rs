@@ -1,0 +1,350 @@
+//! XBoard / CECP v2 against the real binary.
+
+mod protocol_support;
+
+use std::time::Duration;
+
+use cellmate::core::Dialect;
+use protocol_support::{chess_after, is_legal, Engine};
+
+fn handshake(e: &mut Engine) -> Vec<String> {
+    e.send("xboard");
+    e.send("protover 2");
+    e.read_until(|l| l == "feature done=1")
+}
+
+fn engine_move(line: &str) -> String {
+    line.strip_prefix("move ")
+        .unwrap_or_else(|| panic!("not a move: {line}"))
+        .to_string()
+}
+
+#[test]
+fn handshake_features_then_done_last() {
+    let mut e = Engine::start();
+    let lines = handshake(&mut e);
+    assert!(
+        lines.iter().all(|l| l.starts_with("feature ")),
+        "{lines:#?}"
+    );
+    let first = &lines[0];
+    for f in [
+        "ping=1",
+        "setboard=1",
+        "usermove=1",
+        "time=1",
+        "draw=1",
+        "sigint=0",
+        "sigterm=0",
+        "reuse=1",
+        "analyze=1",
+        "colors=0",
+        "name=1",
+        "nps=0",
+        "memory=1",
+        "smp=1",
+        "exclude=0",
+        "pause=0",
+        "variants=\"normal\"",
+    ] {
+        assert!(
+            first.split_whitespace().any(|w| w == f),
+            "{f} missing: {first}"
+        );
+    }
+    let myname = format!("myname=\"cellmate {}\"", env!("CARGO_PKG_VERSION"));
+    assert!(first.contains(&myname), "{first}");
+    assert!(lines.contains(&"feature option=\"Move Overhead -spin 30 0 5000\"".to_string()));
+    assert!(lines.contains(&"feature option=\"MultiPV -spin 1 1 64\"".to_string()));
+    assert!(lines.contains(&"feature option=\"Clear Hash -button\"".to_string()));
+    assert_eq!(lines.last().unwrap(), "feature done=1");
+    assert_eq!(lines.iter().filter(|l| l.contains("done=")).count(), 1);
+    // What XBoard sends next (from the real start-up transcript) is accepted silently.
+    for cmd in [
+        "accepted setboard",
+        "rejected pause",
+        "memory 68",
+        "cores 1",
+        "new",
+        "random",
+        "level 40 5 0",
+        "post",
+        "hard",
+        "easy",
+        "computer",
+        "name Fairy-Max",
+        "rating 2100 1800",
+        "level 0 0:10 0.1",
+        "st 2",
+        "sd 8",
+        "time 1000",
+        "otim 962",
+        "nopost",
+        "option MultiPV=2",
+        "option Clear Hash",
+    ] {
+        e.send(cmd);
+        assert!(e.xb_sync(1).is_empty(), "{cmd}");
+    }
+    e.send("quit");
+    assert!(e.finish().is_empty());
+}
+
+#[test]
+fn usermove_then_go_plays_a_legal_move() {
+    let mut e = Engine::start();
+    handshake(&mut e);
+    e.send("new");
+    e.send("force");
+    e.send("usermove e2e4");
+    e.send("time 6000");
+    e.send("otim 6000");
+    e.send("go");
+    let lines = e.read_until(|l| l.starts_with("move "));
+    let mv = engine_move(lines.last().unwrap());
+    assert!(
+        is_legal(&chess_after(None, &["e2e4"]), &mv, Dialect::XBOARD),
+        "{mv}"
+    );
+    // The engine made its move in its own game: the user's reply is legal after it.
+    e.send("force");
+    let fen = e.xb_fen();
+    assert_eq!(fen, {
+        use cellmate::core::Variant;
+        chess_after(None, &["e2e4", &mv]).fen()
+    });
+    e.finish();
+}
+
+#[test]
+fn engine_answers_a_usermove_when_it_plays_that_side() {
+    let mut e = Engine::start();
+    handshake(&mut e);
+    e.send("new");
+    e.send("level 0 0:10 0.1");
+    e.send("post");
+    e.send("usermove d2d4");
+    let lines = e.read_until(|l| l.starts_with("move "));
+    let mv = engine_move(lines.last().unwrap());
+    assert!(is_legal(
+        &chess_after(None, &["d2d4"]),
+        &mv,
+        Dialect::XBOARD
+    ));
+    // Thinking lines, if any, are `DEPTH SCORE TIME NODES PV`.
+    for l in &lines[..lines.len() - 1] {
+        let t: Vec<&str> = l.split_whitespace().collect();
+        assert!(t.len() >= 4, "{l}");
+        for n in &t[..4] {
+            assert!(n.parse::<i64>().is_ok(), "{l}");
+        }
+    }
+    // A second move: the engine keeps playing Black.
+    let white = if mv == "d7d5" { "c2c4" } else { "g1f3" };
+    e.send(&format!("usermove {white}"));
+    let lines = e.read_until(|l| l.starts_with("move "));
+    let mv2 = engine_move(lines.last().unwrap());
+    assert!(is_legal(
+        &chess_after(None, &["d2d4", &mv, white]),
+        &mv2,
+        Dialect::XBOARD
+    ));
+    e.finish();
+}
+
+#[test]
+fn checkmate_by_usermove_is_claimed() {
+    // Fool's mate: Black mates.
+    let mut e = Engine::start();
+    handshake(&mut e);
+    e.send("new");
+    e.send("force");
+    for m in ["f2f3", "e7e5", "g2g4", "d8h4"] {
+        e.send(&format!("usermove {m}"));
+    }
+    assert_eq!(e.xb_sync(1), vec!["0-1 {Black mates}"]);
+    // The game is over: go makes no move.
+    e.send("go");
+    std::thread::sleep(Duration::from_millis(200));
+    let after = e.xb_sync(2);
+    assert!(after.iter().all(|l| !l.starts_with("move")), "{after:?}");
+
+    // Scholar's mate, with the engine playing Black (not in force mode): White mates.
+    e.send("new");
+    e.send("force");
+    for m in ["e2e4", "e7e5", "f1c4", "b8c6", "d1h5", "g8f6"] {
+        e.send(&format!("usermove {m}"));
+    }
+    e.send("usermove h5f7");
+    assert_eq!(e.xb_sync(3), vec!["1-0 {White mates}"]);
+    e.finish();
+}
+
+#[test]
+fn stalemate_by_usermove_is_claimed() {
+    let mut e = Engine::start();
+    handshake(&mut e);
+    e.send("new");
+    e.send("force");
+    e.send("setboard k7/8/8/2Q5/8/8/8/7K w - - 0 1");
+    assert!(e.xb_sync(1).is_empty());
+    e.send("usermove c5b6");
+    assert_eq!(e.xb_sync(2), vec!["1/2-1/2 {Stalemate}"]);
+    e.finish();
+}
+
+#[test]
+fn engine_claims_the_mate_it_gives() {
+    // White's only legal move, the pinned bishop taking its pinner, mates.
+    let fen = "kb6/p7/8/8/8/5b2/4n1B1/5n1K w - - 0 1";
+    {
+        use cellmate::core::Variant;
+        let mut pos = chess_after(Some(fen), &[]);
+        let mut list = cellmate::core::MoveList::new();
+        pos.legal_moves(&mut list);
+        assert_eq!(list.len(), 1, "test position must have one legal move");
+        pos.make_move(list[0]);
+        assert_eq!(pos.outcome().map(|o| o.score()), Some("1-0"));
+    }
+    let mut e = Engine::start();
+    handshake(&mut e);
+    e.send("new");
+    e.send("force");
+    e.send(&format!("setboard {fen}"));
+    e.send("sd 2");
+    e.send("go");
+    let lines = e.read_until(|l| l.starts_with("move "));
+    assert_eq!(engine_move(lines.last().unwrap()), "g2f3");
+    assert_eq!(e.xb_sync(1), vec!["1-0 {White mates}"]);
+    e.finish();
+}
+
+#[test]
+fn undo_remove_and_setboard() {
+    let mut e = Engine::start();
+    handshake(&mut e);
+    e.send("new");
+    e.send("force");
+    for m in ["e2e4", "e7e5", "g1f3"] {
+        e.send(&format!("usermove {m}"));
+    }
+    e.send("undo");
+    assert_eq!(
+        e.xb_fen(),
+        "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
+    );
+    e.send("remove");
+    assert_eq!(
+        e.xb_fen(),
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+    );
+    e.send("setboard 4k3/8/8/8/8/8/4P3/4K3 w - - 0 1");
+    assert_eq!(e.xb_fen(), "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1");
+    // A bare move (protocol 1 / console) is played like usermove.
+    e.send("e2e4");
+    assert_eq!(e.xb_fen(), "4k3/8/8/8/4P3/8/8/4K3 b - - 0 1");
+    e.send("variant normal");
+    assert_eq!(
+        e.xb_fen(),
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+    );
+    e.finish();
+}
+
+#[test]
+fn analyze_mode_prints_no_moves_and_exits() {
+    let mut e = Engine::start();
+    handshake(&mut e);
+    e.send("new");
+    e.send("post");
+    e.send("analyze");
+    e.send("usermove e2e4");
+    e.send(".");
+    e.send("undo");
+    e.send("setboard 4k3/8/8/8/8/8/4P3/4K3 w - - 0 1");
+    std::thread::sleep(Duration::from_millis(200));
+    let lines = e.xb_sync(1);
+    for l in &lines {
+        assert!(
+            l.starts_with("stat01: ") || l.split_whitespace().count() >= 4,
+            "unexpected in analysis: {l}"
+        );
+        assert!(!l.starts_with("move"), "{l}");
+    }
+    e.send("exit");
+    e.send("force");
+    assert_eq!(e.xb_fen(), "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1");
+    e.send("quit");
+    e.finish();
+}
+
+#[test]
+fn hint_and_ponder_commands_are_safe() {
+    let mut e = Engine::start();
+    handshake(&mut e);
+    e.send("new");
+    e.send("hard");
+    e.send("level 0 0:05 0");
+    e.send("usermove e2e4");
+    let lines = e.read_until(|l| l.starts_with("move "));
+    let mv = engine_move(lines.last().unwrap());
+    e.send("hint");
+    let hint = e.xb_sync(1);
+    // A hint is given only when a ponder move is known.
+    assert!(hint.len() <= 1, "{hint:?}");
+    if let Some(h) = hint.first() {
+        let p = h.strip_prefix("Hint: ").expect(h);
+        assert!(is_legal(
+            &chess_after(None, &["e2e4", &mv]),
+            p,
+            Dialect::XBOARD
+        ));
+    }
+    // Whatever the engine ponders on, any legal reply gets an answer.
+    let reply = if mv == "g8f6" { "d2d4" } else { "g1f3" };
+    e.send(&format!("usermove {reply}"));
+    let lines = e.read_until(|l| l.starts_with("move "));
+    let mv2 = engine_move(lines.last().unwrap());
+    assert!(is_legal(
+        &chess_after(None, &["e2e4", &mv, reply]),
+        &mv2,
+        Dialect::XBOARD
+    ));
+    e.send("easy");
+    e.send("force");
+    e.send("result 1/2-1/2 {adjourned}");
+    assert!(e.xb_sync(2).is_empty());
+    e.finish();
+}
+
+#[test]
+fn console_mode_without_handshake() {
+    let mut e = Engine::start();
+    e.send("fen");
+    let first = e.read_until(|l| l.contains("console mode"));
+    assert_eq!(first.len(), 1);
+    assert!(first[0].starts_with("# "));
+    let fen = e.read_until(|l| l.starts_with("# ") && l.contains('/'));
+    assert_eq!(
+        fen.last().unwrap(),
+        "# rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+    );
+    e.send("force");
+    e.send("e2e4");
+    assert_eq!(
+        e.xb_fen(),
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
+    );
+    e.finish();
+}
+
+#[test]
+fn console_switches_to_uci() {
+    let mut e = Engine::start();
+    e.send("help");
+    e.read_until(|l| l.contains("console mode"));
+    e.send("uci");
+    e.read_until(|l| l == "uciok");
+    assert!(e.uci_sync().iter().all(|l| l.starts_with('#')));
+    e.finish();
+}
