@@ -1,4 +1,5 @@
 //! The variants: each implements [`crate::core::Variant`].
 
 pub mod chess;
+pub mod immune;
 pub mod recursion;
