@@ -4,6 +4,7 @@
 
 use cellmate::core::{Dialect, MoveList, Variant};
 use cellmate::variants::chess::Chess;
+use cellmate::variants::immune::Immune;
 use cellmate::variants::recursion::Recursion;
 
 struct Rng(u64);
@@ -71,4 +72,9 @@ fn chess_random_playouts() {
 #[test]
 fn recursion_random_playouts() {
     assert!(playouts::<Recursion>(40, 600, 0x9E37_79B9) > 4000);
+}
+
+#[test]
+fn immune_random_playouts() {
+    assert!(playouts::<Immune>(40, 300, 0xC0FF_EE11) > 4000);
 }
