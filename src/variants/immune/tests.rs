@@ -940,7 +940,7 @@ fn random_playouts_against_reference() {
     };
     let mut plies = 0;
     for fen in CROSS_CHECK_FENS {
-        for _ in 0..6 {
+        for _ in 0..4 {
             let mut p = pos(fen);
             let start = p.fen();
             let mut made = 0;
@@ -953,6 +953,15 @@ fn random_playouts_against_reference() {
                 if list.is_empty() {
                     assert!(p.outcome().is_some(), "{}", p.fen());
                     break;
+                }
+                let zero = Dialect {
+                    protocol: crate::core::Protocol::Xboard,
+                    rank_base: RankBase::ZERO,
+                };
+                for &m in &list {
+                    for d in [Dialect::UCI, zero] {
+                        assert_eq!(p.parse_move(&p.move_text(m, d), d), Ok(m), "{}", p.fen());
+                    }
                 }
                 let m = list[(rng() % list.len() as u64) as usize];
                 let (before, key) = (p.fen(), p.hash());
@@ -976,7 +985,21 @@ fn random_playouts_against_reference() {
             assert_eq!(p.fen(), start);
         }
     }
-    assert!(plies > 3000, "{plies}");
+    assert!(plies > 2500, "{plies}");
+}
+
+#[test]
+fn captures_shots_and_promotions_are_tactical() {
+    let p = pos("i9/3i6/4O5/10/10/10/4i5/10/4B5/9M w - 0 1");
+    let get = |t: &str| p.parse_move(t, Dialect::UCI).unwrap();
+    let shot = get("e2e4,e4e2");
+    let promo = get("e8e9m");
+    let capture_promo = get("e8d9m");
+    let quiet = get("e8e7");
+    assert!(p.is_tactical(shot) && p.is_tactical(promo) && p.is_tactical(capture_promo));
+    assert!(!p.is_tactical(quiet));
+    assert!(p.tactical_order(capture_promo) > p.tactical_order(promo));
+    assert!(p.tactical_order(shot) > p.tactical_order(get("j1j2")));
 }
 
 #[test]
