@@ -4,6 +4,7 @@
 
 use cellmate::core::{Dialect, MoveList, Variant};
 use cellmate::variants::chess::Chess;
+use cellmate::variants::immune::Immune;
 use cellmate::variants::micro::Micro;
 use cellmate::variants::recursion::Recursion;
 
@@ -77,4 +78,9 @@ fn recursion_random_playouts() {
 #[test]
 fn microorganism_random_playouts() {
     assert!(playouts::<Micro>(6, 400, 0xC0FF_EE11) > 1500);
+}
+
+#[test]
+fn immune_random_playouts() {
+    assert!(playouts::<Immune>(40, 300, 0xC0FF_EE11) > 4000);
 }

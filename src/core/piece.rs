@@ -132,6 +132,12 @@ impl Powers {
     pub const OWN_HALF: Powers = Powers(1 << 12);
     /// Is another game: its state decides what it may do (Infinite Recursion, IR-4).
     pub const MEGA: Powers = Powers(1 << 13);
+    /// Promotes on a move that ends in its variant's promotion zone (not only the last rank), to
+    /// the type its variant's data name (Immune monocyte: the last two ranks, IM-4).
+    pub const ZONE_PROMOTES: Powers = Powers(1 << 14);
+    /// Counts its own captures (part of the position: FEN, hash, repetition) and leaves the board
+    /// with the capture that reaches its variant's limit (Immune dendritic cell: the 10th, IM-4).
+    pub const CAPTURE_LIMIT: Powers = Powers(1 << 15);
 
     #[inline(always)]
     pub const fn has(self, p: Powers) -> bool {
@@ -160,6 +166,13 @@ pub struct PieceDef {
     /// The longest first move of a piece that has one (a pawn's double step is 2; MC-3's is 4);
     /// 1 means none beyond its atoms.
     pub initial_push: u8,
+}
+
+impl PieceDef {
+    /// Whether the type can ever remove an enemy piece: some atom that may capture, or a shot.
+    pub fn can_capture(&self) -> bool {
+        self.powers.has(Powers::SHOOT) || self.atoms.iter().any(|a| a.mode != Mode::MoveOnly)
+    }
 }
 
 /// Precomputed targets of one piece type on one geometry: for each colour and square, the leap
@@ -266,6 +279,30 @@ mod tests {
         assert_eq!(t.leap_move[0][0].count(), 2);
         let center = geo.square(7, 7).unwrap();
         assert_eq!(t.leap_capture[1][center.index()].count(), 8);
+    }
+
+    #[test]
+    fn can_capture_reads_modes_and_shots() {
+        let mut def = PieceDef {
+            name: "Mover",
+            letter: 'X',
+            atoms: vec![Atom::new(1, 0, Reach::Slide(2), Mode::MoveOnly, Sym::All)],
+            powers: Powers::NONE,
+            initial_push: 1,
+        };
+        assert!(!def.can_capture());
+        def.powers = Powers::SHOOT;
+        assert!(def.can_capture());
+        def.powers = Powers::NONE;
+        def.atoms.push(Atom::new(
+            1,
+            1,
+            Reach::Leap,
+            Mode::CaptureOnly,
+            Sym::Forward,
+        ));
+        assert!(def.can_capture());
+        assert!(!Powers::ZONE_PROMOTES.has(Powers::CAPTURE_LIMIT));
     }
 
     #[test]

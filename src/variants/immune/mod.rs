@@ -1,0 +1,1242 @@
+//! Immune Chess (`immune`): the immune system (White) against the Invaders (Black), on a 10×10
+//! board by default and on any size up to 16×16 by FEN (IM-1).
+//!
+//! The position is [`ImmuneBoard<B>`], generic over the width of its square sets; [`Immune`]
+//! is a thin enum over the 128-square and the 256-square board that forwards every
+//! [`Variant`] method, so the protocols see one type. Pieces are data ([`pieces`]): one
+//! generator reads their atoms and powers; shooting (IM-5) is one mechanism driven by each
+//! shooter's shot atoms. There is no royal piece and no check; the game ends by IM-6.
+//!
+//! FEN: `<board> <side> <dendritic counts> <halfmove> <fullmove>`, see `docs/rules/immune.md`.
+
+pub mod pieces;
+#[cfg(test)]
+mod tests;
+
+use std::sync::{Arc, OnceLock};
+
+use crate::core::piece::slide_targets;
+use crate::core::zobrist::{self, DOMAIN_PIECE, DOMAIN_SIDE, DOMAIN_STATE};
+use crate::core::{
+    BitSet, Color, Dialect, FenError, Geometry, Mode, Move, MoveError, MoveKind, MoveList, Outcome,
+    PieceDef, PieceTables, Powers, RankBase, Square, Variant, MAX_MOVES, U256,
+};
+
+pub use pieces::{
+    immune_pieces, CellDef, BASOPHIL, B_CELL, COMPLEMENT, DENDRITIC, DENDRITIC_LIMIT, EOSINOPHIL,
+    HELPER_T, INVADER, KILLER_T, LETTERS, MACROPHAGE, MAST_CELL, MONOCYTE, NATURAL_KILLER,
+    NEUTROPHIL, TYPES,
+};
+
+/// The default start (IM-2): Invaders on ranks 8–10, the immune cells on ranks 1–2; Black moves
+/// first (IM-3).
+pub const START_FEN: &str =
+    "iiiiiiiiii/iiiiiiiiii/iiiiiiiiii/10/10/10/10/10/AENHOOHNEA/BTLMCDSLTB b - 0 1";
+
+/// The most squares a side may have (IM-1).
+const MAX_SIDE: usize = 16;
+
+// ----- Zobrist keys -----
+
+struct Keys {
+    /// [color][type][square]
+    piece: Vec<u64>,
+    /// [square][count]: a Dendritic cell on that square with that many captures (count ≥ 1).
+    count: Vec<u64>,
+    side: u64,
+}
+
+fn keys() -> &'static Keys {
+    static K: OnceLock<Keys> = OnceLock::new();
+    K.get_or_init(|| {
+        let mut piece = vec![0; 2 * TYPES * 256];
+        for c in 0..2 {
+            for pt in 0..TYPES {
+                for sq in 0..256 {
+                    piece[(c * TYPES + pt) * 256 + sq] =
+                        zobrist::key(DOMAIN_PIECE, c as u64, 0x1_0000 + pt as u64, sq as u64);
+                }
+            }
+        }
+        let mut count = vec![0; 256 * DENDRITIC_LIMIT as usize];
+        for sq in 0..256 {
+            for n in 1..DENDRITIC_LIMIT as usize {
+                count[sq * DENDRITIC_LIMIT as usize + n] =
+                    zobrist::key(DOMAIN_STATE, 0x1_0000, sq as u64, n as u64);
+            }
+        }
+        Keys {
+            piece,
+            count,
+            side: zobrist::key(DOMAIN_SIDE, 0x1_0000, 0, 0),
+        }
+    })
+}
+
+#[inline(always)]
+fn piece_key(color: Color, pt: u8, sq: Square) -> u64 {
+    keys().piece[(color.index() * TYPES + pt as usize) * 256 + sq.index()]
+}
+
+#[inline(always)]
+fn count_key(sq: Square, n: u8) -> u64 {
+    if n == 0 {
+        0
+    } else {
+        keys().count[sq.index() * DENDRITIC_LIMIT as usize + n as usize]
+    }
+}
+
+// ----- the rules of one board size -----
+
+/// Everything that depends only on the board size: piece data and their tables.
+#[derive(Debug)]
+pub struct Rules<B: BitSet> {
+    pub geo: Geometry,
+    pub cells: Vec<CellDef>,
+    /// Movement tables per type.
+    tables: Vec<PieceTables<B>>,
+    /// Shot tables per type (built from its shot atoms; empty for non-shooters).
+    shots: Vec<PieceTables<B>>,
+    /// [color] the promotion zone of that colour: its last two ranks.
+    zone: [B; 2],
+    /// Every square of the board.
+    all: B,
+}
+
+impl<B: BitSet> Rules<B> {
+    fn new(geo: Geometry) -> Rules<B> {
+        let cells = immune_pieces();
+        let tables = cells
+            .iter()
+            .map(|c| PieceTables::build(&c.def, geo))
+            .collect();
+        let shots = cells
+            .iter()
+            .map(|c| {
+                let def = PieceDef {
+                    name: c.def.name,
+                    letter: c.def.letter,
+                    atoms: c.shots.clone(),
+                    powers: Powers::NONE,
+                    initial_push: 1,
+                };
+                PieceTables::build(&def, geo)
+            })
+            .collect();
+        let mut zone = [B::EMPTY; 2];
+        let mut all = B::EMPTY;
+        for i in 0..geo.squares() {
+            let sq = Square(i as u8);
+            all.insert(sq);
+            let r = geo.rank(sq) as i32;
+            if r >= geo.height as i32 - 2 {
+                zone[Color::White.index()].insert(sq);
+            }
+            if r <= 1 {
+                zone[Color::Black.index()].insert(sq);
+            }
+        }
+        Rules {
+            geo,
+            cells,
+            tables,
+            shots,
+            zone,
+            all,
+        }
+    }
+
+    /// The most moves a piece of `pt` and `color` on `sq` can ever have (on an empty board).
+    fn move_bound(&self, color: Color, pt: u8, sq: Square) -> usize {
+        let c = color.index();
+        let mut n = 0;
+        for t in [&self.tables[pt as usize], &self.shots[pt as usize]] {
+            n += (t.leap_move[c][sq.index()] | t.leap_capture[c][sq.index()]).count() as usize;
+            for &(dx, dy, r, _) in &t.slides[c] {
+                n += slide_targets::<B>(self.geo, sq, dx, dy, r, B::EMPTY).count() as usize;
+            }
+        }
+        n
+    }
+}
+
+// ----- the position -----
+
+/// A piece on a square: `color * 16 + type + 1`; 0 is empty.
+#[inline(always)]
+fn code(color: Color, pt: u8) -> u8 {
+    (color as u8) * 16 + pt + 1
+}
+#[inline(always)]
+fn code_type(c: u8) -> u8 {
+    (c - 1) & 15
+}
+#[inline(always)]
+fn code_color(c: u8) -> Color {
+    if c > 16 {
+        Color::Black
+    } else {
+        Color::White
+    }
+}
+
+#[derive(Clone, Debug)]
+struct Undo {
+    mv: Move,
+    /// The moving piece's code and capture count (0 for a shot or a pass).
+    mover: u8,
+    mover_count: u8,
+    /// The removed piece's code and capture count (0: none).
+    captured: u8,
+    captured_count: u8,
+    halfmove: u16,
+    hash: u64,
+}
+
+/// An Immune Chess position on a board whose squares fit in `B`.
+#[derive(Clone, Debug)]
+pub struct ImmuneBoard<B: BitSet> {
+    rules: Arc<Rules<B>>,
+    board: Vec<u8>,
+    by_type: [B; TYPES],
+    by_color: [B; 2],
+    /// The capture count of the Dendritic cell on each square (0 elsewhere).
+    counts: Vec<u8>,
+    stm: Color,
+    halfmove: u16,
+    fullmove: u16,
+    hash: u64,
+    history: Vec<Undo>,
+}
+
+/// A FEN read into plain data, before the board width is chosen.
+struct ParsedFen {
+    geo: Geometry,
+    /// Row-major from a1: (colour, type) or empty.
+    cells: Vec<Option<(Color, u8)>>,
+    stm: Color,
+    counts: Vec<(Square, u8)>,
+    halfmove: u16,
+    fullmove: u16,
+}
+
+fn parse_fen(fen: &str) -> Result<ParsedFen, FenError> {
+    let fields: Vec<&str> = fen.split_whitespace().collect();
+    let board = *fields.first().ok_or(FenError::Empty)?;
+    let rank_texts: Vec<&str> = board.split('/').collect();
+    let height = rank_texts.len();
+    let mut rows: Vec<Vec<Option<(Color, u8)>>> = Vec::with_capacity(height);
+    for (i, text) in rank_texts.iter().enumerate() {
+        let rank_no = height - i;
+        let mut row: Vec<Option<(Color, u8)>> = Vec::new();
+        let mut run = 0usize;
+        let mut in_run = false;
+        let flush = |row: &mut Vec<Option<(Color, u8)>>, run: usize| -> Result<(), FenError> {
+            if run == 0 {
+                return Err(FenError::Board(format!(
+                    "empty-square count 0 on rank {rank_no}"
+                )));
+            }
+            if row.len() + run > MAX_SIDE {
+                return Err(FenError::Board(format!(
+                    "rank {rank_no} longer than {MAX_SIDE} squares: the board may be at most 16×16"
+                )));
+            }
+            row.extend(std::iter::repeat_n(None, run));
+            Ok(())
+        };
+        for ch in text.chars() {
+            if let Some(d) = ch.to_digit(10) {
+                run = run * 10 + d as usize;
+                in_run = true;
+                if run > MAX_SIDE * 10 {
+                    return Err(FenError::Board(format!("bad number on rank {rank_no}")));
+                }
+                continue;
+            }
+            if in_run {
+                flush(&mut row, run)?;
+                run = 0;
+                in_run = false;
+            }
+            let pt = pieces::type_of_letter(ch)
+                .filter(|_| ch.is_ascii_alphabetic())
+                .ok_or_else(|| FenError::Board(format!("unknown piece letter {ch:?}")))?;
+            let color = if ch.is_ascii_uppercase() {
+                Color::White
+            } else {
+                Color::Black
+            };
+            row.push(Some((color, pt)));
+            if row.len() > MAX_SIDE {
+                return Err(FenError::Board(format!(
+                    "rank {rank_no} longer than {MAX_SIDE} squares: the board may be at most 16×16"
+                )));
+            }
+        }
+        if in_run {
+            flush(&mut row, run)?;
+        }
+        rows.push(row);
+    }
+    if height > MAX_SIDE {
+        return Err(FenError::Board(format!(
+            "{height} ranks: the board may be at most 16×16"
+        )));
+    }
+    let width = rows[0].len();
+    if width == 0 {
+        return Err(FenError::Board("empty rank".into()));
+    }
+    for (i, row) in rows.iter().enumerate() {
+        if row.len() != width {
+            return Err(FenError::Board(format!(
+                "rank {} has {} squares, rank {} has {}",
+                height - i,
+                row.len(),
+                height,
+                width
+            )));
+        }
+    }
+    let geo = Geometry::new(width as u8, height as u8)
+        .ok_or_else(|| FenError::Board(format!("bad size {width}x{height}")))?;
+    let mut cells = vec![None; geo.squares()];
+    for (i, row) in rows.into_iter().enumerate() {
+        let rank = height - 1 - i;
+        for (file, c) in row.into_iter().enumerate() {
+            cells[rank * width + file] = c;
+        }
+    }
+
+    // Side, then counts, half-move clock, full-move number; X-FEN's `- -` (castling, en
+    // passant) in place of the counts is read too.
+    let mut rest: Vec<&str> = fields[1..].to_vec();
+    let stm = match rest.first().copied() {
+        None => Color::Black,
+        Some("b") => Color::Black,
+        Some("w") => Color::White,
+        Some(other) => return Err(FenError::Side(other.to_string())),
+    };
+    if !rest.is_empty() {
+        rest.remove(0);
+    }
+    if rest.len() == 4 && rest[0] == "-" && rest[1] == "-" {
+        rest.remove(0);
+    }
+    let counts_text = rest.first().copied().unwrap_or("-");
+    let mut counts = Vec::new();
+    if counts_text != "-" {
+        for item in counts_text.split(',') {
+            let (sq_text, n_text) = item
+                .split_once(':')
+                .ok_or_else(|| FenError::Other(format!("dendritic count {item:?}: not sq:n")))?;
+            let sq = geo
+                .parse_square_exact(sq_text, RankBase::ONE)
+                .ok_or_else(|| FenError::Other(format!("dendritic count {item:?}: bad square")))?;
+            let n: u8 = n_text
+                .parse()
+                .map_err(|_| FenError::Other(format!("dendritic count {item:?}: bad number")))?;
+            if n >= DENDRITIC_LIMIT {
+                return Err(FenError::Other(format!(
+                    "dendritic count {item:?}: more than {} (it leaves at its {}th capture)",
+                    DENDRITIC_LIMIT - 1,
+                    DENDRITIC_LIMIT
+                )));
+            }
+            if cells[sq.index()] != Some((Color::White, DENDRITIC)) {
+                return Err(FenError::Other(format!(
+                    "dendritic count {item:?}: no Dendritic cell there"
+                )));
+            }
+            if counts.iter().any(|&(s, _)| s == sq) {
+                return Err(FenError::Other(format!(
+                    "dendritic count {item:?}: square given twice"
+                )));
+            }
+            counts.push((sq, n));
+        }
+    }
+    let hm = rest.get(1).copied().unwrap_or("0");
+    let halfmove = hm
+        .parse::<u16>()
+        .ok()
+        .filter(|&h| h <= 10_000)
+        .ok_or_else(|| FenError::Counter(hm.to_string()))?;
+    let fm = rest.get(2).copied().unwrap_or("1");
+    let fullmove = fm
+        .parse::<u16>()
+        .ok()
+        .filter(|f| (1..=10_000).contains(f))
+        .ok_or_else(|| FenError::Counter(fm.to_string()))?;
+    if let Some(extra) = rest.get(3) {
+        return Err(FenError::Other(format!("unexpected {extra:?}")));
+    }
+
+    // Who may own what: Black has only Invaders, White only immune cells (IM-4).
+    let defs = immune_pieces();
+    for (i, c) in cells.iter().enumerate() {
+        if let Some((color, pt)) = *c {
+            let white = defs[pt as usize].white;
+            if white != (color == Color::White) {
+                return Err(FenError::Impossible(format!(
+                    "{} {} on {}: White has only immune cells, Black only Invaders",
+                    color.name(),
+                    defs[pt as usize].def.name,
+                    geo.name(Square(i as u8), RankBase::ONE)
+                )));
+            }
+        }
+    }
+    Ok(ParsedFen {
+        geo,
+        cells,
+        stm,
+        counts,
+        halfmove,
+        fullmove,
+    })
+}
+
+impl<B: BitSet> ImmuneBoard<B> {
+    fn from_parsed(p: ParsedFen) -> Result<ImmuneBoard<B>, FenError> {
+        debug_assert!(p.geo.squares() <= B::CAPACITY);
+        let rules = Arc::new(Rules::<B>::new(p.geo));
+        let n = p.geo.squares();
+        let mut pos = ImmuneBoard {
+            rules,
+            board: vec![0; n],
+            by_type: [B::EMPTY; TYPES],
+            by_color: [B::EMPTY; 2],
+            counts: vec![0; n],
+            stm: p.stm,
+            halfmove: p.halfmove,
+            fullmove: p.fullmove,
+            hash: 0,
+            history: Vec::new(),
+        };
+        let mut bound = [0usize; 2];
+        for (i, c) in p.cells.iter().enumerate() {
+            if let Some((color, pt)) = *c {
+                let sq = Square(i as u8);
+                let cell = &pos.rules.cells[pt as usize];
+                if cell.def.powers.has(Powers::ZONE_PROMOTES)
+                    && pos.rules.zone[color.index()].contains(sq)
+                {
+                    return Err(FenError::Impossible(format!(
+                        "{} on {} stands in its promotion zone",
+                        cell.def.name,
+                        p.geo.name(sq, RankBase::ONE)
+                    )));
+                }
+                bound[color.index()] += pos.rules.move_bound(color, pt, sq);
+                pos.put(color, pt, sq);
+            }
+        }
+        if bound.iter().any(|&b| b > MAX_MOVES) {
+            return Err(FenError::Impossible(format!(
+                "so many pieces that a side could have more than {MAX_MOVES} moves"
+            )));
+        }
+        for &(sq, k) in &p.counts {
+            pos.set_count(sq, k);
+        }
+        if pos.stm == Color::White {
+            pos.hash ^= keys().side;
+        }
+        Ok(pos)
+    }
+
+    // ----- read interface -----
+
+    pub fn rules(&self) -> &Rules<B> {
+        &self.rules
+    }
+    /// The piece on a square: (colour, type).
+    #[inline(always)]
+    pub fn piece_at(&self, sq: Square) -> Option<(Color, u8)> {
+        let c = self.board[sq.index()];
+        (c != 0).then(|| (code_color(c), code_type(c)))
+    }
+    /// The capture count of the Dendritic cell on `sq` (0 if none stands there).
+    pub fn dendritic_count(&self, sq: Square) -> u8 {
+        self.counts[sq.index()]
+    }
+    pub fn pieces(&self, color: Color, pt: u8) -> B {
+        self.by_color[color.index()] & self.by_type[pt as usize]
+    }
+    pub fn color_set(&self, color: Color) -> B {
+        self.by_color[color.index()]
+    }
+    pub fn halfmove_clock(&self) -> u16 {
+        self.halfmove
+    }
+    pub fn fullmove_number(&self) -> u16 {
+        self.fullmove
+    }
+
+    /// Pieces that can never be captured or shot (Complements).
+    #[inline(always)]
+    fn uncapturable(&self) -> B {
+        let mut s = B::EMPTY;
+        for (pt, cell) in self.rules.cells.iter().enumerate() {
+            if cell.def.powers.has(Powers::UNCAPTURABLE) {
+                s |= self.by_type[pt];
+            }
+        }
+        s
+    }
+
+    /// `color`'s pieces of types that can capture (IM-6).
+    pub fn capturers(&self, color: Color) -> B {
+        let mut s = B::EMPTY;
+        for (pt, cell) in self.rules.cells.iter().enumerate() {
+            if cell.def.can_capture() {
+                s |= self.by_type[pt];
+            }
+        }
+        s & self.by_color[color.index()]
+    }
+
+    // ----- board editing -----
+
+    #[inline(always)]
+    fn put(&mut self, color: Color, pt: u8, sq: Square) {
+        self.board[sq.index()] = code(color, pt);
+        self.by_type[pt as usize].insert(sq);
+        self.by_color[color.index()].insert(sq);
+        self.hash ^= piece_key(color, pt, sq);
+    }
+
+    /// Empties a square; returns its code and capture count.
+    #[inline(always)]
+    fn take(&mut self, sq: Square) -> (u8, u8) {
+        let c = self.board[sq.index()];
+        let n = self.counts[sq.index()];
+        if c != 0 {
+            let (color, pt) = (code_color(c), code_type(c));
+            self.board[sq.index()] = 0;
+            self.by_type[pt as usize].remove(sq);
+            self.by_color[color.index()].remove(sq);
+            self.hash ^= piece_key(color, pt, sq);
+            self.set_count(sq, 0);
+        }
+        (c, n)
+    }
+
+    #[inline(always)]
+    fn set_count(&mut self, sq: Square, n: u8) {
+        let old = self.counts[sq.index()];
+        self.hash ^= count_key(sq, old) ^ count_key(sq, n);
+        self.counts[sq.index()] = n;
+    }
+
+    // ----- endings (IM-6) -----
+
+    /// The ending by material, if the game has one: no Invader left, or no White piece left
+    /// that can capture, or both (the Dendritic draw).
+    pub fn material_outcome(&self) -> Option<Outcome> {
+        let no_invader = self.by_color[Color::Black.index()].is_empty();
+        let no_capturer = self.capturers(Color::White).is_empty();
+        match (no_invader, no_capturer) {
+            (true, true) => Some(Outcome::Draw {
+                reason: "The last Invader and White's last capturing piece left together".into(),
+            }),
+            (true, false) => Some(Outcome::Win {
+                winner: Color::White,
+                reason: "White destroyed every Invader".into(),
+            }),
+            (false, true) => Some(Outcome::Win {
+                winner: Color::Black,
+                reason: "White has no piece left that can capture".into(),
+            }),
+            (false, false) => None,
+        }
+    }
+
+    // ----- move generation -----
+
+    fn push(&self, list: &mut MoveList, pt: u8, from: Square, targets: B) {
+        let cell = &self.rules.cells[pt as usize];
+        let zone = self.rules.zone[self.stm.index()];
+        let promo = cell
+            .promotes_to
+            .filter(|_| cell.def.powers.has(Powers::ZONE_PROMOTES));
+        for to in targets.squares() {
+            match promo {
+                Some(p) if zone.contains(to) => {
+                    list.push(Move::with_piece(from, to, MoveKind::Promotion, p))
+                }
+                _ => list.push(Move::new(from, to, MoveKind::Normal)),
+            }
+        }
+    }
+
+    /// Every legal move: none once the game is decided by material (IM-6).
+    pub fn generate(&self, list: &mut MoveList) {
+        if self.material_outcome().is_some() {
+            return;
+        }
+        let r = &*self.rules;
+        let geo = r.geo;
+        let us = self.stm;
+        let c = us.index();
+        let own = self.by_color[c];
+        let enemy = self.by_color[1 - c];
+        let occ = own | enemy;
+        let empty = r.all & !occ;
+        let targets = enemy & !self.uncapturable();
+        for pt in 0..TYPES {
+            let mine = self.by_type[pt] & own;
+            if mine.is_empty() {
+                continue;
+            }
+            let t = &r.tables[pt];
+            let shooter = r.cells[pt].def.powers.has(Powers::SHOOT);
+            for from in mine.squares() {
+                let i = from.index();
+                let mut to = (t.leap_move[c][i] & empty) | (t.leap_capture[c][i] & targets);
+                for &(dx, dy, range, mode) in &t.slides[c] {
+                    let ray: B = slide_targets(geo, from, dx, dy, range, occ);
+                    if mode != Mode::CaptureOnly {
+                        to |= ray & empty;
+                    }
+                    if mode != Mode::MoveOnly {
+                        to |= ray & targets;
+                    }
+                }
+                self.push(list, pt as u8, from, to);
+                if shooter {
+                    let s = &r.shots[pt];
+                    let mut hit = s.leap_capture[c][i] & targets;
+                    for &(dx, dy, range, _) in &s.slides[c] {
+                        let ray: B = slide_targets(geo, from, dx, dy, range, occ);
+                        hit |= ray & targets;
+                    }
+                    for sq in hit.squares() {
+                        list.push(Move::new(from, sq, MoveKind::Shot));
+                    }
+                }
+            }
+        }
+    }
+
+    // ----- make / unmake -----
+
+    fn end_ply(&mut self, undo: Undo) {
+        if self.stm == Color::White {
+            self.fullmove = self.fullmove.saturating_add(1);
+        }
+        self.stm = !self.stm;
+        self.hash ^= keys().side;
+        self.history.push(undo);
+    }
+
+    pub fn make_move(&mut self, m: Move) {
+        let us = self.stm;
+        let (from, to) = (m.from(), m.to());
+        let mut undo = Undo {
+            mv: m,
+            mover: 0,
+            mover_count: 0,
+            captured: 0,
+            captured_count: 0,
+            halfmove: self.halfmove,
+            hash: self.hash,
+        };
+        self.halfmove = self.halfmove.saturating_add(1);
+        match m.kind() {
+            MoveKind::Pass => {}
+            MoveKind::Shot => {
+                (undo.captured, undo.captured_count) = self.take(to);
+                self.halfmove = 0;
+            }
+            kind => {
+                (undo.mover, undo.mover_count) = self.take(from);
+                (undo.captured, undo.captured_count) = self.take(to);
+                let pt = code_type(undo.mover);
+                if undo.captured != 0 || kind == MoveKind::Promotion {
+                    self.halfmove = 0;
+                }
+                let cell = &self.rules.cells[pt as usize];
+                if kind == MoveKind::Promotion {
+                    let new = m.piece().or(cell.promotes_to).unwrap_or(pt);
+                    self.put(us, new, to);
+                } else if cell.def.powers.has(Powers::CAPTURE_LIMIT) {
+                    let n = undo.mover_count + (undo.captured != 0) as u8;
+                    if n < cell.capture_limit {
+                        self.put(us, pt, to);
+                        self.set_count(to, n);
+                    }
+                } else {
+                    self.put(us, pt, to);
+                }
+            }
+        }
+        self.end_ply(undo);
+    }
+
+    pub fn make_null_move(&mut self) {
+        self.make_move(Move::pass());
+    }
+
+    pub fn unmake_move(&mut self) {
+        let Some(u) = self.history.pop() else {
+            return;
+        };
+        self.stm = !self.stm;
+        if self.stm == Color::White {
+            self.fullmove -= 1;
+        }
+        let (from, to) = (u.mv.from(), u.mv.to());
+        match u.mv.kind() {
+            MoveKind::Pass => {}
+            MoveKind::Shot => {
+                self.put(code_color(u.captured), code_type(u.captured), to);
+                self.set_count(to, u.captured_count);
+            }
+            _ => {
+                self.take(to);
+                self.put(code_color(u.mover), code_type(u.mover), from);
+                self.set_count(from, u.mover_count);
+                if u.captured != 0 {
+                    self.put(code_color(u.captured), code_type(u.captured), to);
+                    self.set_count(to, u.captured_count);
+                }
+            }
+        }
+        self.halfmove = u.halfmove;
+        self.hash = u.hash;
+    }
+
+    /// The key computed from scratch (tests compare it with the incremental one).
+    pub fn compute_hash(&self) -> u64 {
+        let mut h = 0;
+        for i in 0..self.board.len() {
+            let sq = Square(i as u8);
+            if let Some((c, pt)) = self.piece_at(sq) {
+                h ^= piece_key(c, pt, sq) ^ count_key(sq, self.counts[i]);
+            }
+        }
+        if self.stm == Color::White {
+            h ^= keys().side;
+        }
+        h
+    }
+
+    /// How often the current position occurred before (same side, same counts), looking back
+    /// over reversible plies only.
+    pub fn repetitions(&self) -> usize {
+        let n = self.history.len();
+        let back = (self.halfmove as usize).min(n);
+        (2..=back)
+            .step_by(2)
+            .filter(|&i| self.history[n - i].hash == self.hash)
+            .count()
+    }
+
+    pub fn outcome(&self) -> Option<Outcome> {
+        if let Some(o) = self.material_outcome() {
+            return Some(o);
+        }
+        let mut list = MoveList::new();
+        self.generate(&mut list);
+        if list.is_empty() {
+            let winner = !self.stm;
+            return Some(Outcome::Win {
+                winner,
+                reason: format!("{} has no legal move", self.stm.name()),
+            });
+        }
+        if self.halfmove >= 100 {
+            return Some(Outcome::Draw {
+                reason: "100 plies without capture or promotion".into(),
+            });
+        }
+        if self.repetitions() >= 2 {
+            return Some(Outcome::Draw {
+                reason: "Threefold repetition".into(),
+            });
+        }
+        None
+    }
+
+    pub fn is_search_draw(&self) -> bool {
+        self.halfmove >= 100 || self.repetitions() >= 1
+    }
+
+    pub fn is_tactical(&self, m: Move) -> bool {
+        match m.kind() {
+            MoveKind::Shot | MoveKind::Promotion => true,
+            MoveKind::Normal => self.board[m.to().index()] != 0,
+            _ => false,
+        }
+    }
+
+    pub fn tactical_order(&self, m: Move) -> i32 {
+        let value = |sq: Square| -> i32 {
+            self.piece_at(sq)
+                .map(|(_, pt)| self.rules.cells[pt as usize].value)
+                .unwrap_or(0)
+        };
+        let victim = if m.kind() == MoveKind::Pass {
+            0
+        } else {
+            value(m.to())
+        };
+        let promo = m
+            .piece()
+            .map(|p| {
+                let new = self.rules.cells[p as usize].value;
+                new - value(m.from())
+            })
+            .unwrap_or(0);
+        // A shot risks nothing: the shooter stays home.
+        let attacker = if m.kind() == MoveKind::Shot {
+            0
+        } else {
+            value(m.from())
+        };
+        victim * 16 + promo * 16 - attacker / 10
+    }
+
+    // ----- text -----
+
+    pub fn fen(&self) -> String {
+        let geo = self.rules.geo;
+        let mut s = String::new();
+        for rank in (0..geo.height).rev() {
+            let mut empty = 0;
+            for file in 0..geo.width {
+                let sq = geo.square(file as i32, rank as i32).expect("on board");
+                match self.piece_at(sq) {
+                    None => empty += 1,
+                    Some((c, pt)) => {
+                        if empty > 0 {
+                            s.push_str(&empty.to_string());
+                            empty = 0;
+                        }
+                        let l = LETTERS[pt as usize];
+                        s.push(if c == Color::White {
+                            l
+                        } else {
+                            l.to_ascii_lowercase()
+                        });
+                    }
+                }
+            }
+            if empty > 0 {
+                s.push_str(&empty.to_string());
+            }
+            if rank > 0 {
+                s.push('/');
+            }
+        }
+        s.push(' ');
+        s.push(self.stm.fen_char());
+        s.push(' ');
+        s.push_str(&self.counts_text());
+        s.push_str(&format!(" {} {}", self.halfmove, self.fullmove));
+        s
+    }
+
+    /// The FEN's Dendritic field: `sq:n` for each Dendritic cell with captures, or `-`.
+    fn counts_text(&self) -> String {
+        let geo = self.rules.geo;
+        let items: Vec<String> = self.by_type[DENDRITIC as usize]
+            .squares()
+            .filter(|&sq| self.counts[sq.index()] > 0)
+            .map(|sq| {
+                format!(
+                    "{}:{}",
+                    geo.name(sq, RankBase::ONE),
+                    self.counts[sq.index()]
+                )
+            })
+            .collect();
+        if items.is_empty() {
+            "-".into()
+        } else {
+            items.join(",")
+        }
+    }
+
+    pub fn move_text(&self, m: Move, dialect: Dialect) -> String {
+        let geo = self.rules.geo;
+        if m.kind() == MoveKind::Pass {
+            return dialect.pass().to_string();
+        }
+        let f = geo.name(m.from(), dialect.rank_base);
+        let t = geo.name(m.to(), dialect.rank_base);
+        match m.kind() {
+            MoveKind::Shot => format!("{f}{t},{t}{f}"),
+            _ => match m.piece() {
+                Some(p) => format!("{f}{t}{}", LETTERS[p as usize].to_ascii_lowercase()),
+                None => format!("{f}{t}"),
+            },
+        }
+    }
+
+    /// The move in the seed's notation (IM-7): `M-e4`, `M[e5`, `B+e9`, `MO-e9^`, `D[f6*`, with
+    /// the file (`Mc-e4`) or, when the file does not tell, the rank (`M3-e4`) of the mover when
+    /// two pieces of its kind could go there.
+    pub fn seed_text(&self, m: Move) -> String {
+        let geo = self.rules.geo;
+        if m.kind() == MoveKind::Pass {
+            return "--".into();
+        }
+        let Some((_, pt)) = self.piece_at(m.from()) else {
+            return "?".into();
+        };
+        let cell = &self.rules.cells[pt as usize];
+        let mut s = cell.abbrev.to_string();
+        // Disambiguation.
+        let mut list = MoveList::new();
+        self.generate(&mut list);
+        let rivals: Vec<Square> = list
+            .iter()
+            .filter(|o| {
+                o.to() == m.to()
+                    && o.from() != m.from()
+                    && o.kind() == m.kind()
+                    && self.piece_at(o.from()).map(|x| x.1) == Some(pt)
+            })
+            .map(|o| o.from())
+            .collect();
+        if !rivals.is_empty() {
+            let file = geo.file(m.from());
+            let rank = geo.rank(m.from());
+            let file_unique = rivals.iter().all(|&o| geo.file(o) != file);
+            let rank_unique = rivals.iter().all(|&o| geo.rank(o) != rank);
+            if file_unique || !rank_unique {
+                s.push((b'a' + file) as char);
+            }
+            if !file_unique {
+                s.push_str(&(rank as u32 + 1).to_string());
+            }
+        }
+        let capture = self.board[m.to().index()] != 0;
+        s.push(match m.kind() {
+            MoveKind::Shot => '+',
+            _ if capture => '[',
+            _ => '-',
+        });
+        s.push_str(&geo.name(m.to(), RankBase::ONE));
+        if m.kind() == MoveKind::Promotion {
+            s.push('^');
+        } else if capture
+            && cell.def.powers.has(Powers::CAPTURE_LIMIT)
+            && self.counts[m.from().index()] + 1 >= cell.capture_limit
+        {
+            s.push('*');
+        }
+        s
+    }
+
+    /// Reads the seed's notation (IM-7); `None` if the text is not in that form.
+    fn parse_seed(&self, text: &str) -> Option<Result<Move, MoveError>> {
+        let geo = self.rules.geo;
+        let b = text.as_bytes();
+        let mut i = 0;
+        while i < b.len() && b[i].is_ascii_uppercase() {
+            i += 1;
+        }
+        if i == 0 {
+            return None;
+        }
+        let abbrev = &text[..i];
+        let pt = self.rules.cells.iter().position(|c| c.abbrev == abbrev)? as u8;
+        let mut file = None;
+        let mut rank = None;
+        if i < b.len() && b[i].is_ascii_lowercase() {
+            file = Some(b[i] - b'a');
+            i += 1;
+        }
+        let start = i;
+        while i < b.len() && b[i].is_ascii_digit() {
+            i += 1;
+        }
+        if i > start {
+            rank = Some(text[start..i].parse::<u32>().ok()?.checked_sub(1)?);
+        }
+        let sep = *b.get(i)?;
+        if !b"-[+".contains(&sep) {
+            return None;
+        }
+        i += 1;
+        let mut tail = &text[i..];
+        let mut suffix = None;
+        if let Some(last) = tail.chars().last() {
+            if last == '^' || last == '*' {
+                suffix = Some(last);
+                tail = &tail[..tail.len() - 1];
+            }
+        }
+        let to = geo.parse_square_exact(tail, RankBase::ONE)?;
+        let mut list = MoveList::new();
+        self.generate(&mut list);
+        let found: Vec<Move> = list
+            .iter()
+            .copied()
+            .filter(|m| {
+                let kind_ok = match sep {
+                    b'+' => m.kind() == MoveKind::Shot,
+                    b'[' => m.kind() != MoveKind::Shot && self.board[m.to().index()] != 0,
+                    _ => m.kind() != MoveKind::Shot && self.board[m.to().index()] == 0,
+                };
+                kind_ok
+                    && m.to() == to
+                    && self.piece_at(m.from()).map(|x| x.1) == Some(pt)
+                    && file.is_none_or(|f| geo.file(m.from()) == f)
+                    && rank.is_none_or(|r| geo.rank(m.from()) as u32 == r)
+                    && (suffix != Some('^') || m.kind() == MoveKind::Promotion)
+            })
+            .collect();
+        Some(if found.len() == 1 {
+            Ok(found[0])
+        } else {
+            Err(MoveError::Illegal(text.to_string()))
+        })
+    }
+
+    pub fn parse_move(&self, text: &str, dialect: Dialect) -> Result<Move, MoveError> {
+        let mut list = MoveList::new();
+        self.generate(&mut list);
+        let text = text.trim();
+        let lower = text.to_ascii_lowercase();
+        for &m in &list {
+            if self.move_text(m, dialect) == lower {
+                return Ok(m);
+            }
+        }
+        // Aliases: a promotion without its suffix (it is forced), a shot written as one leg.
+        for &m in &list {
+            let full = self.move_text(m, dialect);
+            let short = match m.kind() {
+                MoveKind::Promotion => full[..full.len() - 1].to_string(),
+                MoveKind::Shot => full.split(',').next().unwrap_or("").to_string(),
+                _ => continue,
+            };
+            if short == lower {
+                return Ok(m);
+            }
+        }
+        if let Some(r) = self.parse_seed(text) {
+            return r;
+        }
+        if self.looks_like_move(text, dialect) {
+            Err(MoveError::Illegal(text.to_string()))
+        } else {
+            Err(MoveError::Syntax(text.to_string()))
+        }
+    }
+
+    pub fn looks_like_move(&self, text: &str, dialect: Dialect) -> bool {
+        let geo = self.rules.geo;
+        let two = |t: &str| -> Option<usize> {
+            let (_, n1) = geo.parse_square(t, dialect.rank_base)?;
+            let (_, n2) = geo.parse_square(&t[n1..], dialect.rank_base)?;
+            Some(n1 + n2)
+        };
+        let lower = text.to_ascii_lowercase();
+        let Some(n) = two(&lower) else {
+            return false;
+        };
+        let rest = &lower[n..];
+        if rest.is_empty() {
+            return true;
+        }
+        if let Some(leg) = rest.strip_prefix(',') {
+            return two(leg) == Some(leg.len());
+        }
+        rest.len() == 1 && pieces::type_of_letter(rest.chars().next().unwrap_or(' ')).is_some()
+    }
+
+    pub fn display(&self) -> String {
+        let geo = self.rules.geo;
+        let w = geo.width as usize;
+        let line = format!("    +{}\n", "---+".repeat(w));
+        let mut s = line.clone();
+        for rank in (0..geo.height).rev() {
+            s.push_str(&format!(" {:>2} |", rank + 1));
+            for file in 0..geo.width {
+                let sq = geo.square(file as i32, rank as i32).expect("on board");
+                let ch = match self.piece_at(sq) {
+                    None => ' ',
+                    Some((Color::White, pt)) => LETTERS[pt as usize],
+                    Some((Color::Black, pt)) => LETTERS[pt as usize].to_ascii_lowercase(),
+                };
+                s.push_str(&format!(" {ch} |"));
+            }
+            s.push('\n');
+            s.push_str(&line);
+        }
+        s.push_str("     ");
+        for file in 0..geo.width {
+            s.push_str(&format!(" {}  ", (b'a' + file) as char));
+        }
+        s.push_str("\n\n");
+        s.push_str(&format!(
+            "Variant: {} ({})\nSide to move: {}\nFen: {}\nKey: {:016X}\n",
+            Immune::NAME,
+            geo,
+            self.stm.name(),
+            self.fen(),
+            self.hash
+        ));
+        let dendritic: Vec<String> = self.by_type[DENDRITIC as usize]
+            .squares()
+            .map(|sq| {
+                format!(
+                    "{} {}/{}",
+                    geo.name(sq, RankBase::ONE),
+                    self.counts[sq.index()],
+                    DENDRITIC_LIMIT
+                )
+            })
+            .collect();
+        s.push_str(&format!(
+            "Dendritic captures: {}\n",
+            if dendritic.is_empty() {
+                "-".to_string()
+            } else {
+                dendritic.join(" ")
+            }
+        ));
+        s.push_str(&format!(
+            "Invaders: {}  White capturers: {}\n",
+            self.by_color[Color::Black.index()].count(),
+            self.capturers(Color::White).count()
+        ));
+        s
+    }
+}
+
+// ----- the one type the protocols see -----
+
+/// An Immune Chess position: boards of up to 128 squares use 128-bit sets, larger ones 256-bit.
+// Both variants are a few hundred bytes (the square sets inline); a position is cloned once per
+// search, not per node, so boxing the larger one would only add an indirection to every call.
+#[allow(clippy::large_enum_variant)]
+#[derive(Clone, Debug)]
+pub enum Immune {
+    Small(ImmuneBoard<u128>),
+    Large(ImmuneBoard<U256>),
+}
+
+macro_rules! with_board {
+    ($self:expr, $p:ident => $e:expr) => {
+        match $self {
+            Immune::Small($p) => $e,
+            Immune::Large($p) => $e,
+        }
+    };
+}
+
+impl Immune {
+    /// The piece on a square: (colour, type).
+    pub fn piece_at(&self, sq: Square) -> Option<(Color, u8)> {
+        with_board!(self, p => p.piece_at(sq))
+    }
+    /// The capture count of the Dendritic cell on `sq` (0 if none).
+    pub fn dendritic_count(&self, sq: Square) -> u8 {
+        with_board!(self, p => p.dendritic_count(sq))
+    }
+    /// The move in the seed's notation (IM-7).
+    pub fn seed_text(&self, m: Move) -> String {
+        with_board!(self, p => p.seed_text(m))
+    }
+    /// The key computed from scratch.
+    pub fn compute_hash(&self) -> u64 {
+        with_board!(self, p => p.compute_hash())
+    }
+    pub fn halfmove_clock(&self) -> u16 {
+        with_board!(self, p => p.halfmove_clock())
+    }
+    /// The squares of `color`'s pieces of type `pt`, lowest first.
+    pub fn squares_of(&self, color: Color, pt: u8) -> Vec<Square> {
+        with_board!(self, p => p.pieces(color, pt).squares().collect())
+    }
+    /// How many pieces `color` has.
+    pub fn count(&self, color: Color) -> u32 {
+        with_board!(self, p => p.color_set(color).count())
+    }
+}
+
+impl Variant for Immune {
+    const NAME: &'static str = "immune";
+
+    fn startpos() -> Self {
+        Immune::from_fen(START_FEN).expect("start FEN")
+    }
+
+    fn from_fen(fen: &str) -> Result<Self, FenError> {
+        let parsed = parse_fen(fen)?;
+        if parsed.geo.squares() <= 128 {
+            ImmuneBoard::from_parsed(parsed).map(Immune::Small)
+        } else {
+            ImmuneBoard::from_parsed(parsed).map(Immune::Large)
+        }
+    }
+
+    fn fen(&self) -> String {
+        with_board!(self, p => p.fen())
+    }
+    fn geometry(&self) -> Geometry {
+        with_board!(self, p => p.rules.geo)
+    }
+    fn side_to_move(&self) -> Color {
+        with_board!(self, p => p.stm)
+    }
+    fn legal_moves(&self, out: &mut MoveList) {
+        with_board!(self, p => p.generate(out))
+    }
+    fn make_move(&mut self, m: Move) {
+        with_board!(self, p => p.make_move(m))
+    }
+    fn unmake_move(&mut self) {
+        with_board!(self, p => p.unmake_move())
+    }
+    /// Never: the side without a move loses (IM-6), so a pass is not a safe lower bound.
+    fn null_move_ok(&self) -> bool {
+        false
+    }
+    fn make_null_move(&mut self) {
+        with_board!(self, p => p.make_null_move())
+    }
+    fn hash(&self) -> u64 {
+        with_board!(self, p => p.hash)
+    }
+    /// No piece is royal: nothing is ever in check.
+    fn in_check(&self) -> bool {
+        false
+    }
+    fn is_tactical(&self, m: Move) -> bool {
+        with_board!(self, p => p.is_tactical(m))
+    }
+    fn tactical_order(&self, m: Move) -> i32 {
+        with_board!(self, p => p.tactical_order(m))
+    }
+    fn outcome(&self) -> Option<Outcome> {
+        with_board!(self, p => p.outcome())
+    }
+    fn is_search_draw(&self) -> bool {
+        with_board!(self, p => p.is_search_draw())
+    }
+    fn move_text(&self, m: Move, dialect: Dialect) -> String {
+        with_board!(self, p => p.move_text(m, dialect))
+    }
+    fn parse_move(&self, text: &str, dialect: Dialect) -> Result<Move, MoveError> {
+        with_board!(self, p => p.parse_move(text, dialect))
+    }
+    fn looks_like_move(&self, text: &str, dialect: Dialect) -> bool {
+        with_board!(self, p => p.looks_like_move(text, dialect))
+    }
+    fn display(&self) -> String {
+        with_board!(self, p => p.display())
+    }
+    fn game_ply(&self) -> usize {
+        with_board!(self, p => p.history.len())
+    }
+}
