@@ -32,7 +32,7 @@ fn handshake_is_exact() {
         "option name Ponder type check default false".to_string(),
         "option name MultiPV type spin default 1 min 1 max 64".to_string(),
         "option name Move Overhead type spin default 30 min 0 max 5000".to_string(),
-        "option name UCI_Variant type combo default chess var chess".to_string(),
+        "option name UCI_Variant type combo default chess var chess var recursion var microorganism var immune".to_string(),
         "option name Clear Hash type button".to_string(),
         "uciok".to_string(),
     ];

@@ -45,7 +45,7 @@ fn handshake_features_then_done_last() {
         "smp=1",
         "exclude=0",
         "pause=0",
-        "variants=\"normal\"",
+        "variants=\"normal,recursion,microorganism,immune\"",
     ] {
         assert!(
             first.split_whitespace().any(|w| w == f),

@@ -17,7 +17,9 @@ use crate::core::{
 /// metavariables of its own.
 macro_rules! define_variants {
     ($d:tt $( $arm:ident => $ty:ty, xboard: $xb:literal; )+) => {
-        /// A position of any variant, monomorphised: one arm per variant.
+        /// A position of any variant, monomorphised: one arm per variant. (A game holds one;
+        /// boxing the big 16×16 arm would only add an indirection to every call.)
+        #[allow(clippy::large_enum_variant)]
         #[derive(Clone)]
         pub enum AnyPos {
             $( $arm($ty), )+
@@ -74,6 +76,9 @@ macro_rules! define_variants {
 // One line per variant: arm name => type, the XBoard name (the UCI name is `Variant::NAME`).
 define_variants! { $
     Chess => crate::variants::chess::Chess, xboard: "normal";
+    Recursion => crate::variants::recursion::Recursion, xboard: "recursion";
+    Microorganism => crate::variants::micro::Micro, xboard: "microorganism";
+    Immune => crate::variants::immune::Immune, xboard: "immune";
 }
 
 impl VariantKind {

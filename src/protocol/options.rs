@@ -242,7 +242,7 @@ mod tests {
         let uci = Settings::uci_options();
         assert!(uci.contains(&"option name Hash type spin default 16 min 1 max 65536".to_string()));
         assert!(
-            uci.contains(&"option name UCI_Variant type combo default chess var chess".to_string())
+            uci.contains(&"option name UCI_Variant type combo default chess var chess var recursion var microorganism var immune".to_string())
         );
         let xb = Settings::xboard_options();
         assert!(xb.contains(&"feature option=\"Move Overhead -spin 30 0 5000\"".to_string()));

@@ -2,6 +2,8 @@
 //! accessors.
 
 pub mod chess;
+pub mod immune;
+pub mod micro;
 pub mod recursion;
 
 use crate::core::{Move, Variant};
