@@ -3,6 +3,7 @@
 
 pub mod bitset;
 pub mod color;
+pub mod fen;
 pub mod geometry;
 pub mod moves;
 pub mod piece;

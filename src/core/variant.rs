@@ -50,6 +50,26 @@ pub enum Outcome {
 }
 
 impl Outcome {
+    /// The end when the side to move has no legal move, in games with a royal piece:
+    /// checkmate if it is in check, stalemate (a draw) if not.
+    pub fn no_moves(in_check: bool, side_to_move: Color) -> Outcome {
+        if in_check {
+            let winner = !side_to_move;
+            Outcome::Win {
+                winner,
+                reason: format!("{} mates", winner.name()),
+            }
+        } else {
+            Outcome::draw("Stalemate")
+        }
+    }
+
+    pub fn draw(reason: &str) -> Outcome {
+        Outcome::Draw {
+            reason: reason.to_string(),
+        }
+    }
+
     /// `1-0`, `0-1` or `1/2-1/2`.
     pub fn score(&self) -> &'static str {
         match self {

@@ -990,33 +990,16 @@ impl Variant for Chess {
     }
 
     fn fen(&self) -> String {
-        let mut s = String::new();
-        for rank in (0..8u8).rev() {
-            let mut empty = 0;
-            for file in 0..8u8 {
-                match self.piece_at(Square(rank * 8 + file)) {
-                    None => empty += 1,
-                    Some((c, pt)) => {
-                        if empty > 0 {
-                            s.push_str(&empty.to_string());
-                            empty = 0;
-                        }
-                        let l = LETTERS[pt as usize];
-                        s.push(if c == Color::White {
-                            l
-                        } else {
-                            l.to_ascii_lowercase()
-                        });
-                    }
+        let mut s = crate::core::fen::write_placement(8, 8, |file, rank| {
+            self.piece_at(Square(rank * 8 + file)).map(|(c, pt)| {
+                let l = LETTERS[pt as usize];
+                if c == Color::White {
+                    l
+                } else {
+                    l.to_ascii_lowercase()
                 }
-            }
-            if empty > 0 {
-                s.push_str(&empty.to_string());
-            }
-            if rank > 0 {
-                s.push('/');
-            }
-        }
+            })
+        });
         s.push(' ');
         s.push(self.stm.fen_char());
         s.push(' ');
@@ -1130,34 +1113,16 @@ impl Variant for Chess {
         let mut list = MoveList::new();
         self.generate(&mut list);
         if list.is_empty() {
-            return Some(if self.in_check() {
-                let winner = !self.stm;
-                Outcome::Win {
-                    winner,
-                    reason: format!("{} mates", winner.name()),
-                }
-            } else {
-                Outcome::Draw {
-                    reason: "Stalemate".into(),
-                }
-            });
+            Some(Outcome::no_moves(self.in_check(), self.stm))
+        } else if self.halfmove >= 100 {
+            Some(Outcome::draw("50-move rule"))
+        } else if self.repetitions() >= 2 {
+            Some(Outcome::draw("Draw by repetition"))
+        } else if self.insufficient_material() {
+            Some(Outcome::draw("Insufficient material"))
+        } else {
+            None
         }
-        if self.halfmove >= 100 {
-            return Some(Outcome::Draw {
-                reason: "50-move rule".into(),
-            });
-        }
-        if self.repetitions() >= 2 {
-            return Some(Outcome::Draw {
-                reason: "Draw by repetition".into(),
-            });
-        }
-        if self.insufficient_material() {
-            return Some(Outcome::Draw {
-                reason: "Insufficient material".into(),
-            });
-        }
-        None
     }
 
     fn is_search_draw(&self) -> bool {

@@ -353,33 +353,17 @@ pub fn parse(fen: &str) -> Result<Micro, FenError> {
 }
 
 pub fn write(pos: &Micro) -> String {
-    let mut s = String::new();
-    for rank in (0..16u8).rev() {
-        let mut empty = 0;
-        for file in 0..16u8 {
-            let c = &pos.cells[(rank * 16 + file) as usize];
-            if c.is_empty() {
-                empty += 1;
-                continue;
-            }
-            if empty > 0 {
-                s.push_str(&empty.to_string());
-                empty = 0;
-            }
+    let s = crate::core::fen::write_placement(16, 16, |file, rank| {
+        let c = &pos.cells[(rank * 16 + file) as usize];
+        (!c.is_empty()).then(|| {
             let l = LETTERS[c.kind as usize];
-            s.push(if c.color == 0 {
+            if c.color == 0 {
                 l
             } else {
                 l.to_ascii_lowercase()
-            });
-        }
-        if empty > 0 {
-            s.push_str(&empty.to_string());
-        }
-        if rank > 0 {
-            s.push('/');
-        }
-    }
+            }
+        })
+    });
     let ep = if pos.ep.is_empty() {
         "-".to_string()
     } else {

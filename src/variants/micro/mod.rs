@@ -671,34 +671,16 @@ impl Variant for Micro {
         let mut list = MoveList::new();
         self.legal_moves(&mut list);
         if list.is_empty() {
-            return Some(if self.in_check() {
-                let winner = !self.stm;
-                Outcome::Win {
-                    winner,
-                    reason: format!("{} mates", winner.name()),
-                }
-            } else {
-                Outcome::Draw {
-                    reason: "Stalemate".into(),
-                }
-            });
+            Some(Outcome::no_moves(self.in_check(), self.stm))
+        } else if self.halfmove >= 100 {
+            Some(Outcome::draw("100-ply rule"))
+        } else if self.repetitions() >= 2 {
+            Some(Outcome::draw("Draw by repetition"))
+        } else if self.bare_neurons() {
+            Some(Outcome::draw("Only the Neurons are left"))
+        } else {
+            None
         }
-        if self.halfmove >= 100 {
-            return Some(Outcome::Draw {
-                reason: "100-ply rule".into(),
-            });
-        }
-        if self.repetitions() >= 2 {
-            return Some(Outcome::Draw {
-                reason: "Draw by repetition".into(),
-            });
-        }
-        if self.bare_neurons() {
-            return Some(Outcome::Draw {
-                reason: "Only the Neurons are left".into(),
-            });
-        }
-        None
     }
 
     fn is_search_draw(&self) -> bool {

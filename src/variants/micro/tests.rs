@@ -5,32 +5,16 @@ use crate::core::{perft, perft_divide};
 
 /// A placement from (square, letter) pairs.
 fn placement(pieces: &[(&str, char)]) -> String {
-    let mut grid = [['.'; 16]; 16];
-    for &(s, l) in pieces {
-        let q = GEOMETRY.parse_square_exact(s, RankBase::ONE).unwrap();
-        grid[(q.0 / 16) as usize][(q.0 % 16) as usize] = l;
-    }
-    let mut ranks = Vec::new();
-    for r in (0..16).rev() {
-        let mut s = String::new();
-        let mut n = 0;
-        for &c in &grid[r] {
-            if c == '.' {
-                n += 1;
-            } else {
-                if n > 0 {
-                    s.push_str(&n.to_string());
-                    n = 0;
-                }
-                s.push(c);
-            }
-        }
-        if n > 0 {
-            s.push_str(&n.to_string());
-        }
-        ranks.push(s);
-    }
-    ranks.join("/")
+    let squares: Vec<(Square, char)> = pieces
+        .iter()
+        .map(|&(s, l)| (GEOMETRY.parse_square_exact(s, RankBase::ONE).unwrap(), l))
+        .collect();
+    crate::core::fen::write_placement(16, 16, |f, r| {
+        squares
+            .iter()
+            .find(|(q, _)| *q == Square(r * 16 + f))
+            .map(|&(_, l)| l)
+    })
 }
 
 fn fen(pieces: &[(&str, char)], side: &str, state: &str) -> String {

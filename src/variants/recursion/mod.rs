@@ -564,39 +564,22 @@ impl Variant for Recursion {
     }
 
     fn fen(&self) -> String {
-        let mut s = String::new();
-        for rank in (0..8u8).rev() {
-            let mut empty = 0;
-            for file in 0..16u8 {
-                let b = (file / 8) as usize;
-                let csq = Square(rank * 8 + file % 8);
-                match self.boards[b].piece_at(csq) {
-                    None => empty += 1,
-                    Some((c, pt)) => {
-                        if empty > 0 {
-                            s.push_str(&empty.to_string());
-                            empty = 0;
-                        }
-                        let l = if self.boards[b].mega_square(c) == Some(csq) {
-                            'M'
-                        } else {
-                            LETTERS[pt as usize]
-                        };
-                        s.push(if c == Color::White {
-                            l
-                        } else {
-                            l.to_ascii_lowercase()
-                        });
-                    }
+        let s = crate::core::fen::write_placement(16, 8, |file, rank| {
+            let b = (file / 8) as usize;
+            let csq = Square(rank * 8 + file % 8);
+            self.boards[b].piece_at(csq).map(|(c, pt)| {
+                let l = if self.boards[b].mega_square(c) == Some(csq) {
+                    'M'
+                } else {
+                    LETTERS[pt as usize]
+                };
+                if c == Color::White {
+                    l
+                } else {
+                    l.to_ascii_lowercase()
                 }
-            }
-            if empty > 0 {
-                s.push_str(&empty.to_string());
-            }
-            if rank > 0 {
-                s.push('/');
-            }
-        }
+            })
+        });
         format!(
             "{} {} {} {} {} {}",
             s,

@@ -5,41 +5,26 @@ use crate::core::perft;
 
 /// Joins two 8×8 placements into the 16×8 one (board A on files a–h, B on i–p).
 fn combine(a: &str, b: &str) -> String {
-    fn expand(r: &str) -> Vec<char> {
+    fn expand(r: &str) -> Vec<Option<char>> {
         let mut v = Vec::new();
         for c in r.chars() {
             match c.to_digit(10) {
-                Some(d) => v.extend(std::iter::repeat_n('.', d as usize)),
-                None => v.push(c),
+                Some(d) => v.extend(std::iter::repeat_n(None, d as usize)),
+                None => v.push(Some(c)),
             }
         }
         v
     }
     let ra: Vec<&str> = a.split('/').collect();
     let rb: Vec<&str> = b.split('/').collect();
-    let mut out = Vec::new();
-    for i in 0..8 {
-        let mut cells = expand(ra[i]);
-        cells.extend(expand(rb[i]));
-        let mut s = String::new();
-        let mut n = 0;
-        for c in cells {
-            if c == '.' {
-                n += 1;
-            } else {
-                if n > 0 {
-                    s.push_str(&n.to_string());
-                    n = 0;
-                }
-                s.push(c);
-            }
-        }
-        if n > 0 {
-            s.push_str(&n.to_string());
-        }
-        out.push(s);
-    }
-    out.join("/")
+    let cells: Vec<Vec<Option<char>>> = (0..8)
+        .map(|i| {
+            let mut row = expand(ra[7 - i]);
+            row.extend(expand(rb[7 - i]));
+            row
+        })
+        .collect();
+    crate::core::fen::write_placement(16, 8, |f, r| cells[r as usize][f as usize])
 }
 
 fn moves(pos: &Recursion) -> Vec<String> {
