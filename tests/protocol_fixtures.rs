@@ -756,7 +756,7 @@ fn fixture_files() -> Vec<PathBuf> {
 #[test]
 fn replay_every_fixture() {
     let mut files = fixture_files();
-    assert!(files.len() >= 3, "fixtures missing: {files:?}");
+    assert!(files.len() >= 6, "fixtures missing: {files:?}");
     // `FIXTURE=word cargo test --test protocol_fixtures` replays only the files naming `word`.
     if let Ok(only) = std::env::var("FIXTURE") {
         files.retain(|p| p.to_string_lossy().contains(&only));
