@@ -370,13 +370,11 @@ impl Engine {
             }
             thread::sleep(Duration::from_millis(10));
         };
-        loop {
-            match self.next_line(Duration::from_millis(500)) {
-                Ok(Some((_, l))) if is_move_line(&l) => {
-                    return Err(format!("{}: unsolicited {l:?} at the end", self.name))
-                }
-                Ok(Some(_)) => {}
-                Ok(None) | Err(_) => break,
+        // What it printed after the fixture's last wait gets the same checks.
+        while let Ok((_, l)) = self.lines.recv_timeout(Duration::from_millis(500)) {
+            self.check_line(&l)?;
+            if is_move_line(&l) {
+                return Err(format!("{}: unsolicited {l:?} at the end", self.name));
             }
         }
         let err = self.stderr.take().unwrap().join().unwrap_or_default();
@@ -880,6 +878,12 @@ fn broken_sessions_fail() {
             "board immune\nstart e uci\ne> uci\ne< uciok\ne> position startpos\n\
              e> go depth 1\ne< bestmove {move}*\n",
             "not a legal move",
+        ),
+        // A refusal nobody waited for still counts.
+        (
+            "start e xboard\ne> xboard\ne> protover 2\ne< feature *done=1*\ne> frobnicate\n\
+             e> quit\n",
+            "refused",
         ),
         // A move nobody asked for.
         (
