@@ -352,3 +352,20 @@ fn console_switches_to_uci() {
     assert!(e.uci_sync().iter().all(|l| l.starts_with('#')));
     e.finish();
 }
+
+/// CECP: a `ping` received while the engine thinks on its move is answered after the move.
+#[test]
+fn ping_while_thinking_is_answered_after_the_move() {
+    let mut e = Engine::start();
+    handshake(&mut e);
+    e.send("new");
+    e.send("st 1");
+    e.send("usermove e2e4");
+    e.send("?");
+    e.send("ping 7");
+    let lines = e.read_until(|l| l == "pong 7");
+    let mv = lines.iter().position(|l| l.starts_with("move "));
+    assert!(mv.is_some(), "the move comes before the pong: {lines:?}");
+    e.send("quit");
+    e.finish();
+}

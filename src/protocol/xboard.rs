@@ -143,6 +143,9 @@ pub struct Xboard {
     task: Option<Task>,
     /// A ponder search that ended by itself before the opponent moved.
     held: Option<Finished>,
+    /// `ping` numbers received while thinking on our move: CECP says the `pong` must follow
+    /// the move (or the end of thinking, after `force`/`result`/`new`).
+    pongs: Vec<String>,
 }
 
 impl Xboard {
@@ -163,6 +166,7 @@ impl Xboard {
             game_over: false,
             task: None,
             held: None,
+            pongs: Vec::new(),
         }
     }
 
@@ -273,7 +277,13 @@ impl Xboard {
                     self.searcher.stop();
                 }
             }
-            "ping" => self.out.line(format!("pong {rest}").trim_end()),
+            "ping" => {
+                if self.task == Some(Task::Think) {
+                    self.pongs.push(rest.to_string());
+                } else {
+                    self.out.line(format!("pong {rest}").trim_end());
+                }
+            }
             "result" => {
                 self.discard();
                 self.game_over = true;
@@ -425,6 +435,13 @@ impl Xboard {
         self.searcher.stop_and_join();
         self.held = None;
         self.task = None;
+        self.flush_pongs();
+    }
+
+    fn flush_pongs(&mut self) {
+        for n in std::mem::take(&mut self.pongs) {
+            self.out.line(format!("pong {n}").trim_end());
+        }
     }
 
     /// Claims the result if the game has ended; `true` if it has.
@@ -552,6 +569,7 @@ impl Xboard {
             Some(Task::Think) => {
                 self.task = None;
                 self.play_engine_move(f);
+                self.flush_pongs();
             }
             Some(Task::Ponder { .. }) => {
                 // Ended by itself before the opponent moved: keep it for a ponder hit.
