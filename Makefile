@@ -3,7 +3,7 @@ CARGO ?= cargo
 BIN := target/release/cellmate
 DEPTH ?= 6
 
-.PHONY: help build run test perft bench lint fmt clean
+.PHONY: help build run test perft bench lint fmt clean verify-xboard verify-python
 
 help:
 	@echo "build   release build of the engine ($(BIN))"
@@ -12,6 +12,8 @@ help:
 	@echo "perft   full-depth perft suites (minutes) and the start-position speed figure"
 	@echo "bench   fixed-depth search bench: deterministic node count and nodes/s"
 	@echo "lint    rustfmt check and clippy with warnings as errors"
+	@echo "verify-xboard  real XBoard under Xvfb: cellmate v Fairy-Max and Sjaak II (not CI)"
+	@echo "verify-python  python-chess drives cellmate over UCI and XBoard (not CI)"
 
 build:
 	$(CARGO) build --release
@@ -40,3 +42,31 @@ fmt:
 
 clean:
 	$(CARGO) clean
+
+# Real-program checks (docs/verification.md). Need xboard, Xvfb, fairymax and sjaakii in
+# /usr/games and python-chess; not run in CI. Games and XBoard debug logs go to VERIFY_DIR.
+XBOARD ?= /usr/games/xboard
+VERIFY_DIR ?= /tmp/cellmate-verify
+XVFB_DISPLAY ?= :99
+TC ?= 0:30
+XBOARD_MATCH = DISPLAY=$(XVFB_DISPLAY) $(XBOARD) -noGUI -xexit -matchPause 0 -soundProgram "" \
+	-saveSettingsOnExit false -autoCallFlag true -fcp "$(abspath $(BIN))" -fd "$(VERIFY_DIR)" \
+	-sd "$(VERIFY_DIR)" -mg 2 -debug
+
+verify-xboard: build
+	mkdir -p $(VERIFY_DIR)
+	rm -f $(VERIFY_DIR)/*.pgn $(VERIFY_DIR)/*.debug
+	@if ! xdpyinfo -display $(XVFB_DISPLAY) >/dev/null 2>&1; then \
+		echo "starting Xvfb $(XVFB_DISPLAY)"; (Xvfb $(XVFB_DISPLAY) >/dev/null 2>&1 &); sleep 2; fi
+	$(XBOARD_MATCH) -scp /usr/games/fairymax -tc $(TC) \
+		-nameOfDebugFile $(VERIFY_DIR)/fairymax.debug -sgf $(VERIFY_DIR)/fairymax.pgn
+	$(XBOARD_MATCH) -scp /usr/games/fairymax -tc 0:10 \
+		-nameOfDebugFile $(VERIFY_DIR)/fairymax-fast.debug -sgf $(VERIFY_DIR)/fairymax-fast.pgn
+	$(XBOARD_MATCH) -scp /usr/games/sjaakii -tc $(TC) \
+		-nameOfDebugFile $(VERIFY_DIR)/sjaakii.debug -sgf $(VERIFY_DIR)/sjaakii.pgn
+	@grep -h -E '^\[(White|Black|Result) |^\{' $(VERIFY_DIR)/*.pgn
+	@! grep -i -E 'illegal|forfeit|false|on time|abort' $(VERIFY_DIR)/*.pgn
+	@! grep -E '<(first|second): Illegal move' $(VERIFY_DIR)/*.debug
+
+verify-python: build
+	python3 scripts/python_chess_check.py $(BIN)

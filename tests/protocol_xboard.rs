@@ -321,6 +321,57 @@ fn hint_and_ponder_commands_are_safe() {
     e.finish();
 }
 
+/// A ponder hit budgets from the `time` XBoard sends just before the move, not from the clock
+/// the ponder search started with (that one is from before the engine's own last move). Seen
+/// against Sjaak II: with 0.48 s left the engine took 0.41 s on a ponder hit and its clock ran
+/// down to 0.01 s.
+#[test]
+fn ponder_hit_uses_the_clock_sent_with_the_move() {
+    let mut e = Engine::start();
+    handshake(&mut e);
+    e.send("new");
+    e.send("hard");
+    e.send("level 40 0:30 0");
+    e.send("time 3000");
+    e.send("otim 3000");
+    e.send("go");
+    let lines = e.read_until(|l| l.starts_with("move "));
+    let mv = engine_move(lines.last().unwrap());
+    e.send("hint");
+    let hint = e.xb_sync(1);
+    let predicted = hint
+        .iter()
+        .find_map(|h| h.strip_prefix("Hint: "))
+        .unwrap_or_else(|| panic!("no hint while pondering: {hint:?}"))
+        .to_string();
+    assert!(is_legal(
+        &chess_after(None, &[&mv]),
+        &predicted,
+        Dialect::XBOARD
+    ));
+    // Let the ponder search get going, then say that the clock has 0.5 s for 39 moves.
+    std::thread::sleep(Duration::from_millis(300));
+    e.send("time 50");
+    e.send("otim 2900");
+    let sent = std::time::Instant::now();
+    e.send(&format!("usermove {predicted}"));
+    let lines = e.read_until(|l| l.starts_with("move "));
+    let took = sent.elapsed();
+    let reply = engine_move(lines.last().unwrap());
+    assert!(is_legal(
+        &chess_after(None, &[&mv, &predicted]),
+        &reply,
+        Dialect::XBOARD
+    ));
+    assert!(
+        took < Duration::from_millis(200),
+        "{took:?} on a ponder hit with 0.5 s for 39 moves"
+    );
+    e.send("force");
+    e.xb_sync(2);
+    e.finish();
+}
+
 #[test]
 fn console_mode_without_handshake() {
     let mut e = Engine::start();

@@ -256,6 +256,34 @@ fn ponder_waits_for_ponderhit_then_uses_the_clock() {
     assert!(r.best.is_some());
 }
 
+/// `ponderhit_with` replaces the time budget the ponder search started with.
+#[test]
+fn ponderhit_with_takes_the_new_clock() {
+    let engine = Arc::new(Engine::new(16, 1));
+    let control = Arc::new(Control::new(true));
+    let p = Chess::startpos();
+    let (e, c) = (engine.clone(), control.clone());
+    let h = thread::spawn(move || {
+        let limits = Limits {
+            time_left: Some(60_000),
+            moves_to_go: Some(20),
+            ..Limits::default()
+        };
+        e.search(&p, &limits, &c, &|_| {})
+    });
+    thread::sleep(Duration::from_millis(300));
+    assert!(!h.is_finished(), "answered while pondering");
+    let hit = Instant::now();
+    control.ponderhit_with(&Limits {
+        movetime: Some(100),
+        ..Limits::default()
+    });
+    let r = h.join().unwrap();
+    let ms = hit.elapsed().as_millis();
+    assert!(ms <= 180, "{ms} ms after a ponder hit with 100 ms to think");
+    assert!(r.best.is_some());
+}
+
 #[test]
 fn reports_iterations_and_ponder_move() {
     let engine = Engine::new(16, 1);

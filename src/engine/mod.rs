@@ -10,7 +10,7 @@ pub mod search;
 pub mod time;
 pub mod tt;
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::RwLock;
 use std::time::Instant;
 
@@ -79,6 +79,17 @@ pub struct Control {
     stop: AtomicBool,
     pondering: AtomicBool,
     started: std::sync::Mutex<Instant>,
+    /// Soft and hard budgets (ms) set by [`Control::ponderhit_with`], replacing those computed
+    /// from the limits the search started with; `u64::MAX`: not set, `u64::MAX - 1`: none.
+    soft_ms: AtomicU64,
+    hard_ms: AtomicU64,
+}
+
+const BUDGET_UNSET: u64 = u64::MAX;
+const BUDGET_NONE: u64 = u64::MAX - 1;
+
+fn budget_to_raw(b: Option<u64>) -> u64 {
+    b.map_or(BUDGET_NONE, |ms| ms.min(BUDGET_NONE - 1))
 }
 
 impl Default for Control {
@@ -87,6 +98,8 @@ impl Default for Control {
             stop: AtomicBool::new(false),
             pondering: AtomicBool::new(false),
             started: std::sync::Mutex::new(Instant::now()),
+            soft_ms: AtomicU64::new(BUDGET_UNSET),
+            hard_ms: AtomicU64::new(BUDGET_UNSET),
         }
     }
 }
@@ -112,6 +125,27 @@ impl Control {
     pub fn ponderhit(&self) {
         *self.started.lock().unwrap() = Instant::now();
         self.pondering.store(false, Ordering::SeqCst);
+    }
+    /// A ponder hit with the clock as it is now: the time budget is computed afresh from
+    /// `limits` (the limits a ponder search started with describe the clock before the
+    /// engine's previous move, which has been spent since).
+    pub fn ponderhit_with(&self, limits: &Limits) {
+        let b = time::TimeBudget::new(limits);
+        self.soft_ms.store(budget_to_raw(b.soft), Ordering::SeqCst);
+        self.hard_ms.store(budget_to_raw(b.hard), Ordering::SeqCst);
+        self.ponderhit();
+    }
+    /// The budget set by [`Control::ponderhit_with`], if any.
+    pub fn budget_override(&self) -> Option<time::TimeBudget> {
+        let raw = |a: &AtomicU64| match a.load(Ordering::Relaxed) {
+            BUDGET_NONE => Some(None),
+            BUDGET_UNSET => None,
+            ms => Some(Some(ms)),
+        };
+        Some(time::TimeBudget {
+            soft: raw(&self.soft_ms)?,
+            hard: raw(&self.hard_ms)?,
+        })
     }
     /// When the clock for this search started (reset by [`Control::ponderhit`]).
     pub fn started(&self) -> Instant {

@@ -82,6 +82,11 @@ impl Shared<'_> {
     pub fn total_nodes(&self) -> u64 {
         self.nodes.iter().map(|n| n.load(Ordering::Relaxed)).sum()
     }
+
+    /// The time budget: the one a ponder hit set, else the one computed from the limits.
+    pub fn budget(&self) -> TimeBudget {
+        self.control.budget_override().unwrap_or(self.budget)
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -191,7 +196,7 @@ impl<'a, V: Evaluate> Worker<'a, V> {
                         self.stopped = true;
                     }
                 }
-                if let Some(hard) = sh.budget.hard {
+                if let Some(hard) = sh.budget().hard {
                     if !sh.control.pondering() && elapsed_ms(sh.control) >= hard {
                         self.stopped = true;
                     }
@@ -243,7 +248,7 @@ impl<'a, V: Evaluate> Worker<'a, V> {
             }
             let best = self.root_moves[0].score;
             if !sh.control.pondering() {
-                if let Some(soft) = sh.budget.soft {
+                if let Some(soft) = sh.budget().soft {
                     let soft = if self.root_moves.len() == 1 {
                         soft / 16
                     } else {
@@ -254,7 +259,7 @@ impl<'a, V: Evaluate> Worker<'a, V> {
                     }
                 }
                 // A mate found well within the depth searched will not change.
-                if sh.budget.timed()
+                if sh.budget().timed()
                     && best.abs() >= MATE_BOUND
                     && (MATE - best.abs()) as u32 * 2 + 4 <= d
                 {

@@ -43,13 +43,21 @@ impl TimeBudget {
             };
         };
         let inc = limits.increment;
-        // What may be spent without ever flagging.
-        let avail = left.saturating_sub(limits.move_overhead + SAFETY_MS).max(1);
-        let (moves, max_share) = match limits.moves_to_go {
-            Some(1) => (1, 0.8),
-            Some(m) => (m.clamp(2, 50) as u64, 0.5),
-            None => (30, 0.4),
+        // The hard cap is a share of the clock. Before a time control (`m` moves to go) it is
+        // at most 1.25/m, and the move overhead is kept back for every one of the `m` moves:
+        // even if every move hit the cap the last one still has time (a cap of 0.5 for every
+        // m, and one overhead kept back, let a 40-move session end with 0.01 s on the clock
+        // against XBoard).
+        let (moves, max_share, reserved) = match limits.moves_to_go {
+            Some(1) => (1, 0.8, limits.move_overhead),
+            Some(m) => {
+                let m = m.clamp(2, 50) as u64;
+                (m, (1.25 / m as f64).min(0.5), limits.move_overhead * m)
+            }
+            None => (30, 0.4, limits.move_overhead),
         };
+        // What may be spent without ever flagging.
+        let avail = left.saturating_sub(reserved + SAFETY_MS).max(1);
         let base = avail / moves + inc * 3 / 4;
         let cap = ((avail as f64) * max_share) as u64;
         let hard = (base * 4).min(cap).max(1);
@@ -116,6 +124,27 @@ mod tests {
         }
         // Tiny clock: move fast.
         assert!(TimeBudget::new(&limits(100, 0, None)).hard.unwrap() <= 20);
+    }
+
+    /// Every move of a 40-moves-in-30-s session taking its whole hard budget (plus the
+    /// overhead the GUI sees) still leaves the last moves a fair share: the clock XBoard ran
+    /// down to 0.01 s in such a session.
+    #[test]
+    fn a_session_of_hard_budgets_does_not_flag() {
+        for (mps, base) in [(40u32, 30_000u64), (40, 10_000), (20, 5_000), (5, 2_000)] {
+            let mut left = base;
+            for made in 0..mps {
+                let b = TimeBudget::new(&limits(left, 0, Some(mps - made)));
+                let hard = b.hard.unwrap();
+                assert!(
+                    hard * mps as u64 * 5 >= base,
+                    "mps {mps} move {made}: budget {hard} ms of {left} ms"
+                );
+                let spent = hard + 30;
+                assert!(spent < left, "mps {mps} move {made}: {spent} of {left} ms");
+                left -= spent;
+            }
+        }
     }
 
     #[test]

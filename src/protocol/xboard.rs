@@ -543,8 +543,15 @@ impl Xboard {
                 }
                 self.task = Some(Task::Think);
                 if let Some(c) = self.searcher.control() {
-                    log::debug!("ponder hit");
-                    c.ponderhit();
+                    // The ponder search's limits hold the clock from before the engine's last
+                    // move: budget from the clock XBoard has just sent (`time`) instead.
+                    let limits = self.clock.limits(
+                        &self.game,
+                        self.engine_side,
+                        self.settings.move_overhead,
+                    );
+                    log::debug!("ponder hit: {limits:?}");
+                    c.ponderhit_with(&limits);
                 } else if let Some(f) = self.held.take() {
                     self.task = None;
                     self.play_engine_move(f);
