@@ -5,5 +5,6 @@
 
 pub mod core;
 pub mod engine;
+pub mod pgn;
 pub mod protocol;
 pub mod variants;
