@@ -5,5 +5,7 @@
 
 pub mod core;
 pub mod engine;
+pub mod notation;
+pub mod pgn;
 pub mod protocol;
 pub mod variants;

@@ -878,9 +878,32 @@ impl<B: BitSet> ImmuneBoard<B> {
         }
     }
 
-    /// The move in the seed's notation (IM-7): `M-e4`, `M[e5`, `B+e9`, `MO-e9^`, `D[f6*`, with
-    /// the file (`Mc-e4`) or, when the file does not tell, the rank (`M3-e4`) of the mover when
-    /// two pieces of its kind could go there.
+    /// Whether `m` is the capture with which its mover reaches its capture limit and leaves
+    /// the board (the Dendritic cell's 10th capture, IM-4): the seed's `*`.
+    pub fn is_last_capture(&self, m: Move) -> bool {
+        if m.kind() == MoveKind::Shot || m.kind() == MoveKind::Pass {
+            return false;
+        }
+        let Some((_, pt)) = self.piece_at(m.from()) else {
+            return false;
+        };
+        let cell = &self.rules.cells[pt as usize];
+        self.board[m.to().index()] != 0
+            && cell.def.powers.has(Powers::CAPTURE_LIMIT)
+            && self.counts[m.from().index()] + 1 >= cell.capture_limit
+    }
+
+    /// The move in the seed's notation (IM-7): the piece's abbreviation, then `-` (move), `[`
+    /// (capture) or `+` (shot), then the square; `^` after a promotion, `*` after the
+    /// Dendritic cell's 10th capture: `M-e4`, `M[e5`, `B+e9`, `MO-e9^`, `D[f6*`.
+    ///
+    /// "When two pieces in the same kind can control a square, and one of it moves to the
+    /// square, we write Piece-Column-Square. But if these pieces are in the same column, we
+    /// write Piece-Row-Square": when another piece of the mover's type has a legal move of the
+    /// same kind to the same square, the mover's file follows the abbreviation (`Mc-e4`); if a
+    /// rival stands on the mover's file, its rank instead (`M3-e4`); if rivals share both its
+    /// file and its rank (three or more pieces), both (`Mc3-e4`). The Invader, which the seed
+    /// does not name, is written `I`.
     pub fn seed_text(&self, m: Move) -> String {
         let geo = self.rules.geo;
         if m.kind() == MoveKind::Pass {
@@ -925,28 +948,38 @@ impl<B: BitSet> ImmuneBoard<B> {
         s.push_str(&geo.name(m.to(), RankBase::ONE));
         if m.kind() == MoveKind::Promotion {
             s.push('^');
-        } else if capture
-            && cell.def.powers.has(Powers::CAPTURE_LIMIT)
-            && self.counts[m.from().index()] + 1 >= cell.capture_limit
-        {
+        } else if self.is_last_capture(m) {
             s.push('*');
         }
         s
     }
 
-    /// Reads the seed's notation (IM-7); `None` if the text is not in that form.
-    fn parse_seed(&self, text: &str) -> Option<Result<Move, MoveError>> {
+    /// The legal moves a text in the seed's notation (IM-7) can name: `None` if the text is
+    /// not in that form, else every legal move it fits (one when the text is right; none when
+    /// it names no legal move; several when it lacks a needed file or rank).
+    ///
+    /// Read: the abbreviation (upper case; an Invader's may be left out, `-e7`, `e8-e7`, when
+    /// Black is to move, since Black has no other piece), an optional file and rank of the
+    /// mover (more than needed is fine), `-` / `[` / `+`, the square (ranks from 1), then `^`
+    /// or `*`. Both suffixes may be left out (the promotion and the removal are forced), but
+    /// one that is written must be true.
+    pub fn seed_matches(&self, text: &str) -> Option<Vec<Move>> {
         let geo = self.rules.geo;
+        let text = text.trim();
         let b = text.as_bytes();
         let mut i = 0;
         while i < b.len() && b[i].is_ascii_uppercase() {
             i += 1;
         }
-        if i == 0 {
-            return None;
-        }
-        let abbrev = &text[..i];
-        let pt = self.rules.cells.iter().position(|c| c.abbrev == abbrev)? as u8;
+        let pt = if i == 0 {
+            if self.stm != Color::Black {
+                return None;
+            }
+            INVADER
+        } else {
+            let abbrev = &text[..i];
+            self.rules.cells.iter().position(|c| c.abbrev == abbrev)? as u8
+        };
         let mut file = None;
         let mut rank = None;
         if i < b.len() && b[i].is_ascii_lowercase() {
@@ -976,23 +1009,34 @@ impl<B: BitSet> ImmuneBoard<B> {
         let to = geo.parse_square_exact(tail, RankBase::ONE)?;
         let mut list = MoveList::new();
         self.generate(&mut list);
-        let found: Vec<Move> = list
-            .iter()
-            .copied()
-            .filter(|m| {
-                let kind_ok = match sep {
-                    b'+' => m.kind() == MoveKind::Shot,
-                    b'[' => m.kind() != MoveKind::Shot && self.board[m.to().index()] != 0,
-                    _ => m.kind() != MoveKind::Shot && self.board[m.to().index()] == 0,
-                };
-                kind_ok
-                    && m.to() == to
-                    && self.piece_at(m.from()).map(|x| x.1) == Some(pt)
-                    && file.is_none_or(|f| geo.file(m.from()) == f)
-                    && rank.is_none_or(|r| geo.rank(m.from()) as u32 == r)
-                    && (suffix != Some('^') || m.kind() == MoveKind::Promotion)
-            })
-            .collect();
+        Some(
+            list.iter()
+                .copied()
+                .filter(|&m| {
+                    let kind_ok = match sep {
+                        b'+' => m.kind() == MoveKind::Shot,
+                        b'[' => m.kind() != MoveKind::Shot && self.board[m.to().index()] != 0,
+                        _ => m.kind() != MoveKind::Shot && self.board[m.to().index()] == 0,
+                    };
+                    let suffix_ok = match suffix {
+                        Some('^') => m.kind() == MoveKind::Promotion,
+                        Some(_) => self.is_last_capture(m),
+                        None => true,
+                    };
+                    kind_ok
+                        && suffix_ok
+                        && m.to() == to
+                        && self.piece_at(m.from()).map(|x| x.1) == Some(pt)
+                        && file.is_none_or(|f| geo.file(m.from()) == f)
+                        && rank.is_none_or(|r| geo.rank(m.from()) as u32 == r)
+                })
+                .collect(),
+        )
+    }
+
+    /// Reads the seed's notation (IM-7); `None` if the text is not in that form.
+    fn parse_seed(&self, text: &str) -> Option<Result<Move, MoveError>> {
+        let found = self.seed_matches(text)?;
         Some(if found.len() == 1 {
             Ok(found[0])
         } else {
@@ -1143,9 +1187,18 @@ impl Immune {
     pub fn dendritic_count(&self, sq: Square) -> u8 {
         with_board!(self, p => p.dendritic_count(sq))
     }
-    /// The move in the seed's notation (IM-7).
+    /// The move in the seed's notation (IM-7), see [`ImmuneBoard::seed_text`].
     pub fn seed_text(&self, m: Move) -> String {
         with_board!(self, p => p.seed_text(m))
+    }
+    /// The legal moves a text in the seed's notation names, see
+    /// [`ImmuneBoard::seed_matches`]; `None` if the text is not in that form.
+    pub fn seed_matches(&self, text: &str) -> Option<Vec<Move>> {
+        with_board!(self, p => p.seed_matches(text))
+    }
+    /// Whether `m` is a capture after which its mover leaves the board (the seed's `*`).
+    pub fn is_last_capture(&self, m: Move) -> bool {
+        with_board!(self, p => p.is_last_capture(m))
     }
     /// The key computed from scratch.
     pub fn compute_hash(&self) -> u64 {

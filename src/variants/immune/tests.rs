@@ -708,6 +708,41 @@ fn im_7_seed_notation() {
     assert_eq!(text(&b, "a10a9"), "I-a9");
 }
 
+#[test]
+fn im_7_seed_suffixes_may_be_left_out_but_not_made_up() {
+    let p = pos("9i/10/10/10/4i5/4D5/10/10/10/M9 w e5:9 0 1");
+    let e5e6 = p.parse_move("e5e6", Dialect::UCI);
+    assert_eq!(p.parse_move("D[e6*", Dialect::UCI), e5e6);
+    assert_eq!(p.parse_move("D[e6", Dialect::UCI), e5e6);
+    assert!(matches!(
+        p.parse_move("D-e4*", Dialect::UCI),
+        Err(MoveError::Illegal(_))
+    ));
+    let q = pos("9i/10/10/10/4i5/4D5/10/10/10/M9 w e5:8 0 1");
+    assert!(matches!(
+        q.parse_move("D[e6*", Dialect::UCI),
+        Err(MoveError::Illegal(_))
+    ));
+    assert!(matches!(
+        q.parse_move("MO-e6^", Dialect::UCI),
+        Err(MoveError::Illegal(_))
+    ));
+}
+
+#[test]
+fn im_7_seed_invader_without_abbreviation() {
+    let b = pos("i9/10/10/10/10/10/10/10/10/9M b - 0 1");
+    let m = b.parse_move("a10a9", Dialect::UCI);
+    for t in ["I-a9", "-a9", "a-a9", "10-a9", "a10-a9"] {
+        assert_eq!(b.parse_move(t, Dialect::UCI), m, "{t}");
+    }
+    assert_eq!(b.seed_matches("-a9").map(|v| v.len()), Some(1));
+    // With White to move the abbreviation is needed.
+    let w = pos("i9/10/10/10/10/10/10/10/10/9M w - 0 1");
+    assert_eq!(w.seed_matches("-j2"), None);
+    assert_eq!(w.seed_matches("M-j2").map(|v| v.len()), Some(1));
+}
+
 // ----- a reference generator with no tables, for cross-checks -----
 
 /// A deliberately plain implementation of IM-4..IM-6: a board of cells, each piece's moves
