@@ -25,8 +25,14 @@ pub struct Engine {
 
 impl Engine {
     pub fn start() -> Engine {
+        Engine::start_logging("warn")
+    }
+
+    /// Starts the engine with `RUST_LOG` set to `level` (its log goes to stderr, which
+    /// [`Engine::finish_with_log`] returns).
+    pub fn start_logging(level: &str) -> Engine {
         let mut child = Command::new(env!("CARGO_BIN_EXE_cellmate"))
-            .env("RUST_LOG", "warn")
+            .env("RUST_LOG", level)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -136,7 +142,12 @@ impl Engine {
 
     /// Closes stdin, waits for the exit (it must come within [`TIMEOUT`]) and checks that
     /// nothing panicked. Returns the remaining output.
-    pub fn finish(mut self) -> Vec<String> {
+    pub fn finish(self) -> Vec<String> {
+        self.finish_with_log().0
+    }
+
+    /// Like [`Engine::finish`], also returning what the engine wrote to stderr.
+    pub fn finish_with_log(mut self) -> (Vec<String>, String) {
         drop(self.stdin.take());
         let deadline = Instant::now() + TIMEOUT;
         loop {
@@ -156,7 +167,7 @@ impl Engine {
         }
         let err = self.stderr.take().unwrap().join().unwrap();
         assert!(!err.contains("panicked"), "engine panicked: {err}");
-        rest
+        (rest, err)
     }
 }
 
