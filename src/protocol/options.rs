@@ -38,6 +38,14 @@ pub const MOVE_OVERHEAD: Spin = Spin {
     min: 0,
     max: 5000,
 };
+/// XBoard only: count ranks from 0 on 16-rank boards, for XBoard started with `-rankOffset 1`
+/// (XBoard 4.9.1 misreads an engine's move from rank 16 otherwise).
+pub const RANK_OFFSET: Spin = Spin {
+    name: "Rank Offset",
+    default: 0,
+    min: 0,
+    max: 1,
+};
 pub const PONDER: &str = "Ponder";
 pub const UCI_VARIANT: &str = "UCI_Variant";
 pub const CLEAR_HASH: &str = "Clear Hash";
@@ -104,6 +112,8 @@ pub struct Settings {
     pub multipv: usize,
     pub move_overhead: u64,
     pub variant: VariantKind,
+    /// XBoard's `-rankOffset` (0 or 1) on boards of more than 10 ranks.
+    pub rank_offset: u8,
 }
 
 impl Default for Settings {
@@ -115,6 +125,7 @@ impl Default for Settings {
             multipv: MULTIPV.default as usize,
             move_overhead: MOVE_OVERHEAD.default as u64,
             variant: VariantKind::Chess,
+            rank_offset: RANK_OFFSET.default as u8,
         }
     }
 }
@@ -144,6 +155,8 @@ impl Settings {
             self.multipv = MULTIPV.parse(value)? as usize;
         } else if same(MOVE_OVERHEAD.name) {
             self.move_overhead = MOVE_OVERHEAD.parse(value)? as u64;
+        } else if same(RANK_OFFSET.name) {
+            self.rank_offset = RANK_OFFSET.parse(value)? as u8;
         } else if same(PONDER) {
             self.ponder = parse_bool(PONDER, value)?;
         } else if same(CLEAR_HASH) {
@@ -189,6 +202,7 @@ impl Settings {
         vec![
             MOVE_OVERHEAD.xboard(),
             MULTIPV.xboard(),
+            RANK_OFFSET.xboard(),
             format!("feature option=\"{CLEAR_HASH} -button\""),
         ]
     }

@@ -25,11 +25,10 @@ use tokio::sync::mpsc::UnboundedSender;
 use super::game::{Game, VariantKind};
 use super::options::{self, Effect, Settings};
 use super::searcher::{Finished, InfoSink, Searcher};
+use super::xbvariant;
 use super::{engine_name, Flow, Output};
 use crate::core::{Color, Dialect, Move, MoveError};
 use crate::engine::Limits;
-
-const D: Dialect = Dialect::XBOARD;
 
 /// Time control as XBoard set it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -206,6 +205,7 @@ impl Xboard {
                     self.settings.variant = kind;
                     self.game = Game::new(kind);
                     self.game_over = false;
+                    self.send_setup();
                     self.after_reset();
                 }
                 None => self.error("unsupported variant", line),
@@ -299,7 +299,7 @@ impl Xboard {
             },
             "hint" => {
                 if let Some(Task::Ponder { predicted }) = self.task {
-                    let text = self.game.move_text(predicted, D);
+                    let text = xbvariant::move_text(self.game.pos(), predicted, self.dialect());
                     self.out.line(&format!("Hint: {text}"));
                 }
             }
@@ -352,12 +352,24 @@ impl Xboard {
             "d" => self.comment(&self.game.display()),
             "fen" => self.comment(&self.game.fen()),
             "help" => self.comment(HELP),
-            _ => match self.game.parse_move(line, D) {
+            _ => match xbvariant::parse_move(self.game.pos(), line, self.dialect()) {
                 Ok(_) | Err(MoveError::Illegal(_)) => self.user_move(line),
                 Err(MoveError::Syntax(_)) => self.error("unknown command", line),
             },
         }
         Flow::Continue
+    }
+
+    /// The move dialect XBoard uses for the current position.
+    fn dialect(&self) -> Dialect {
+        xbvariant::dialect(self.game.pos(), self.settings.rank_offset)
+    }
+
+    /// Tells XBoard the board, pieces and start position of an engine-defined variant.
+    fn send_setup(&self) {
+        if let Some(lines) = xbvariant::setup_lines(self.game.pos()) {
+            self.out.line(&lines.join("\n"));
+        }
     }
 
     /// Prints text as `# ` comment lines.
@@ -471,9 +483,13 @@ impl Xboard {
         if self.claim_if_over() {
             return;
         }
-        let limits = self
-            .clock
-            .limits(&self.game, self.engine_side, self.settings.move_overhead);
+        let mut limits =
+            self.clock
+                .limits(&self.game, self.engine_side, self.settings.move_overhead);
+        let safe = xbvariant::safe_moves(self.game.pos(), self.dialect());
+        if safe.len() < self.game.pos().legal_moves().len() {
+            limits.searchmoves = safe;
+        }
         self.task = Some(Task::Think);
         let sink = self.sink();
         self.searcher
@@ -517,6 +533,11 @@ impl Xboard {
                 *m - 1
             };
         }
+        let d = xbvariant::dialect(&root, self.settings.rank_offset);
+        let safe = xbvariant::safe_moves(&root, d);
+        if safe.len() < root.legal_moves().len() {
+            limits.searchmoves = safe;
+        }
         self.task = Some(Task::Ponder { predicted });
         let sink = self.sink();
         self.searcher
@@ -524,7 +545,7 @@ impl Xboard {
     }
 
     fn user_move(&mut self, text: &str) {
-        let m = match self.game.parse_move(text, D) {
+        let m = match xbvariant::parse_move(self.game.pos(), text, self.dialect()) {
             Ok(m) => m,
             Err(MoveError::Illegal(_)) => return self.out.line(&format!("Illegal move: {text}")),
             Err(MoveError::Syntax(_)) => {
@@ -598,7 +619,7 @@ impl Xboard {
             self.claim_if_over();
             return;
         };
-        let text = self.game.move_text(best, D);
+        let text = xbvariant::move_text(self.game.pos(), best, self.dialect());
         if !self.game.make(best) {
             log::error!("engine move {text} refused by the game");
             return;
