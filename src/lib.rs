@@ -8,4 +8,5 @@ pub mod engine;
 pub mod notation;
 pub mod pgn;
 pub mod protocol;
+pub mod referee;
 pub mod variants;

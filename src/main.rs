@@ -7,6 +7,8 @@
 //! - `cellmate bench [--depth N]`: a fixed-depth search; prints `Nodes: N` and `NPS: M`.
 //! - `cellmate notation [--variant V] [--to seed|coords] [--fen F] [--xboard] [--numbered|--pgn]`:
 //!   reads a game on stdin and writes it in another notation (see [`cellmate::notation`]).
+//! - `cellmate match --engine SPEC --engine SPEC [...]`: a refereed match between two engines
+//!   (see `docs/match.md` and [`cellmate::referee`]).
 //!
 //! Logging goes to stderr (`RUST_LOG=debug` shows the protocol traffic), never stdout.
 
@@ -77,6 +79,8 @@ enum Command {
         #[arg(long)]
         pgn: bool,
     },
+    /// Plays a match between two engines, refereed by the built-in rules (docs/match.md).
+    Match(Box<MatchArgs>),
 }
 
 struct NotationArgs {
@@ -122,6 +126,104 @@ fn notation(args: NotationArgs) -> Result<(), String> {
         game.lines()
     };
     print!("{text}");
+    Ok(())
+}
+
+#[derive(clap::Args)]
+struct MatchArgs {
+    /// An engine, twice: `cmd=PATH[,proto=uci|xboard][,name=N][,arg=A]…[,option.NAME=V]…
+    /// [,tc=…|depth=N|nodes=N|st=S]`, or `builtin=random`. Results are the first engine's.
+    #[arg(long = "engine", required = true, num_args = 1)]
+    engines: Vec<String>,
+    /// Variant name (UCI or XBoard spelling).
+    #[arg(long, default_value = "chess")]
+    variant: String,
+    /// Total games; each opening is played twice, colours swapped.
+    #[arg(long, default_value_t = 2)]
+    games: usize,
+    /// Clock: BASE[+INC] in seconds, e.g. `10` or `10+0.1` (the default limit is 10+0.1).
+    #[arg(long, conflicts_with_all = ["depth", "nodes", "st"])]
+    tc: Option<String>,
+    /// Fixed depth per move (UCI `go depth`, XBoard `sd`).
+    #[arg(long, conflicts_with_all = ["nodes", "st"])]
+    depth: Option<u32>,
+    /// Fixed nodes per move (UCI `go nodes`; XBoard has none).
+    #[arg(long, conflicts_with = "st")]
+    nodes: Option<u64>,
+    /// Fixed seconds per move (UCI `go movetime`, XBoard `st`).
+    #[arg(long)]
+    st: Option<String>,
+    /// Start positions: one FEN or EPD per line, used in order and cycled.
+    #[arg(long)]
+    openings: Option<std::path::PathBuf>,
+    /// Random legal plies played before the engines take over (after the file's position).
+    #[arg(long, default_value_t = 0)]
+    random_plies: usize,
+    /// Seed for random openings and the built-in random mover.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Games played at the same time.
+    #[arg(long, default_value_t = 1)]
+    concurrency: usize,
+    /// Append every game to this PGN file.
+    #[arg(long)]
+    pgn: Option<std::path::PathBuf>,
+    /// Sequential test, stopping early: `elo0=0,elo1=5,alpha=0.05,beta=0.05`.
+    #[arg(long)]
+    sprt: Option<String>,
+    /// Milliseconds a clock may overrun before the flag falls.
+    #[arg(long, default_value_t = 100)]
+    time_margin: u64,
+    /// Seconds an engine without a clock (depth, nodes) may take for one move.
+    #[arg(long, default_value_t = 60)]
+    stall_timeout: u64,
+    /// Adjudicate a draw after this many plies (0: never).
+    #[arg(long, default_value_t = 0)]
+    max_plies: usize,
+    /// No progress line on stderr.
+    #[arg(long)]
+    quiet: bool,
+}
+
+fn run_match(a: MatchArgs) -> Result<(), String> {
+    use cellmate::referee::{self, spec::EngineSpec, spec::Limit, stats::Sprt, MatchConfig};
+    let kind = VariantKind::from_name(&a.variant).ok_or_else(|| {
+        format!(
+            "unknown variant {:?} (known: {})",
+            a.variant,
+            variant_list(VariantKind::name, ", ")
+        )
+    })?;
+    let [e1, e2] = <[String; 2]>::try_from(a.engines)
+        .map_err(|v| format!("give exactly two --engine options, not {}", v.len()))?;
+    let mut cfg = MatchConfig::new([EngineSpec::parse(&e1)?, EngineSpec::parse(&e2)?], kind);
+    if let Some(tc) = &a.tc {
+        cfg.limit = Limit::parse_tc(tc)?;
+    } else if let Some(d) = a.depth {
+        cfg.limit = Limit::parse_key("depth", &d.to_string())?.expect("a limit key");
+    } else if let Some(n) = a.nodes {
+        cfg.limit = Limit::parse_key("nodes", &n.to_string())?.expect("a limit key");
+    } else if let Some(st) = &a.st {
+        cfg.limit = Limit::parse_key("st", st)?.expect("a limit key");
+    }
+    cfg.games = a.games;
+    if let Some(path) = &a.openings {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        cfg.openings = referee::openings::read_openings(kind, &text)
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+    }
+    cfg.random_plies = a.random_plies;
+    cfg.seed = a.seed;
+    cfg.concurrency = a.concurrency.max(1);
+    cfg.pgn = a.pgn;
+    cfg.sprt = a.sprt.as_deref().map(Sprt::parse).transpose()?;
+    cfg.time_margin = std::time::Duration::from_millis(a.time_margin);
+    cfg.stall_timeout = std::time::Duration::from_secs(a.stall_timeout.max(1));
+    cfg.max_plies = (a.max_plies > 0).then_some(a.max_plies);
+    cfg.progress = !a.quiet;
+    let report = referee::run(&cfg)?;
+    print!("{}", referee::summary(&cfg, &report));
     Ok(())
 }
 
@@ -189,6 +291,7 @@ fn main() -> ExitCode {
             numbered,
             pgn,
         }),
+        Some(Command::Match(args)) => run_match(*args),
     };
     match res {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,0 +1,267 @@
+//! One game, refereed: the rules read every move and decide the end; misbehaviour loses.
+
+use std::time::Duration;
+
+use super::notation::{engine_move_text, parse_engine_move};
+use super::openings::{mix, Opening};
+use super::player::{Answer, GameStart, Player, Request};
+use super::spec::Limit;
+use crate::core::{Color, Outcome, Protocol};
+use crate::protocol::game::VariantKind;
+
+/// Why a game ended (the PGN `Termination` tag).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Termination {
+    /// By the rules (mate, stalemate, repetition, move rule, …) or a resignation.
+    Normal,
+    TimeForfeit,
+    IllegalMove,
+    /// The engine exited, closed its output, or could not be written to.
+    Abandoned,
+    /// A false result claim, or refusing a legal move.
+    RulesInfraction,
+    /// The referee's move limit.
+    Adjudication,
+}
+
+impl Termination {
+    pub fn pgn(self) -> &'static str {
+        match self {
+            Termination::Normal => "normal",
+            Termination::TimeForfeit => "time forfeit",
+            Termination::IllegalMove => "illegal move",
+            Termination::Abandoned => "abandoned",
+            Termination::RulesInfraction => "rules infraction",
+            Termination::Adjudication => "adjudication",
+        }
+    }
+}
+
+/// How a game ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameResult {
+    /// `None`: a draw.
+    pub winner: Option<Color>,
+    pub termination: Termination,
+    pub reason: String,
+}
+
+impl GameResult {
+    pub fn score(&self) -> &'static str {
+        match self.winner {
+            Some(Color::White) => "1-0",
+            Some(Color::Black) => "0-1",
+            None => "1/2-1/2",
+        }
+    }
+
+    fn loss(loser: Color, termination: Termination, reason: String) -> GameResult {
+        GameResult {
+            winner: Some(!loser),
+            termination,
+            reason,
+        }
+    }
+
+    fn by_rules(o: &Outcome) -> GameResult {
+        GameResult {
+            winner: match o {
+                Outcome::Win { winner, .. } => Some(*winner),
+                Outcome::Draw { .. } => None,
+            },
+            termination: Termination::Normal,
+            reason: o.reason().to_string(),
+        }
+    }
+}
+
+/// A finished game.
+#[derive(Clone, Debug)]
+pub struct GameRecord {
+    pub variant: VariantKind,
+    /// The position the game (and its opening moves) started from.
+    pub start_fen: String,
+    /// Whether `start_fen` is the variant's start position.
+    pub from_startpos: bool,
+    /// White's and Black's names.
+    pub names: [String; 2],
+    pub limits: [Limit; 2],
+    /// Every move in UCI spelling, opening moves first.
+    pub moves: Vec<String>,
+    pub opening_plies: usize,
+    pub result: GameResult,
+}
+
+/// What a game is played under.
+#[derive(Clone, Debug)]
+pub struct GameSettings {
+    pub variant: VariantKind,
+    /// White's and Black's limits.
+    pub limits: [Limit; 2],
+    /// Time a clock may overrun before the flag falls (also for `st`).
+    pub time_margin: Duration,
+    /// How long an engine without a clock (`depth`, `nodes`) may take for one move.
+    pub stall_timeout: Duration,
+    /// A draw by adjudication after this many plies.
+    pub max_plies: Option<usize>,
+    pub seed: u64,
+}
+
+/// What the referee makes of something a player said that was not a move.
+fn judge(a: Answer, who: Color) -> GameResult {
+    let name = who.name();
+    match a {
+        Answer::Resign => GameResult::loss(who, Termination::Normal, format!("{name} resigns")),
+        // The referee ends the game the moment the rules do, so any claim it reads while the
+        // game goes on is false.
+        Answer::Claim(line) => GameResult::loss(
+            who,
+            Termination::RulesInfraction,
+            format!("{name} makes a false claim: {line}"),
+        ),
+        Answer::Refused(line) => GameResult::loss(
+            who,
+            Termination::RulesInfraction,
+            format!("{name} refuses a legal move: {line}"),
+        ),
+        Answer::Timeout => GameResult::loss(
+            who,
+            Termination::TimeForfeit,
+            format!("{name} loses on time"),
+        ),
+        Answer::Gone(why) => GameResult::loss(
+            who,
+            Termination::Abandoned,
+            format!("{name} disconnects ({why})"),
+        ),
+        Answer::Move { text, .. } => GameResult::loss(
+            who,
+            Termination::RulesInfraction,
+            format!("{name} moves out of turn: {text}"),
+        ),
+    }
+}
+
+/// Plays one game from `opening`. `Err` only when a player cannot start the game (the match
+/// cannot go on).
+pub fn play_game(
+    white: &mut dyn Player,
+    black: &mut dyn Player,
+    opening: &Opening,
+    s: &GameSettings,
+) -> Result<GameRecord, String> {
+    let mut players: [&mut dyn Player; 2] = [white, black];
+    let mut pos = opening.position(s.variant);
+    let start_fen = pos.fen();
+    // Every move in each protocol's spelling: [UCI, XBoard].
+    let mut texts: [Vec<String>; 2] = [Vec::new(), Vec::new()];
+    let pidx = |p: Protocol| match p {
+        Protocol::Uci => 0,
+        Protocol::Xboard => 1,
+    };
+    let record = |texts: &mut [Vec<String>; 2], pos: &crate::protocol::game::AnyPos, m| {
+        texts[0].push(engine_move_text(pos, m, Protocol::Uci));
+        texts[1].push(engine_move_text(pos, m, Protocol::Xboard));
+    };
+    for &m in &opening.moves {
+        record(&mut texts, &pos, m);
+        pos.make_move(m);
+    }
+    for c in Color::BOTH {
+        let start = GameStart {
+            variant: s.variant,
+            fen: opening.fen.as_deref(),
+            limit: s.limits[c.index()],
+            seed: mix(&[s.seed, c.index() as u64]),
+        };
+        players[c.index()]
+            .new_game(&start)
+            .map_err(|e| format!("{} cannot start a game: {e}", players[c.index()].name()))?;
+    }
+    let mut clock_ms = [0u64; 2];
+    for c in Color::BOTH {
+        if let Limit::Clock { base_ms, .. } = s.limits[c.index()] {
+            clock_ms[c.index()] = base_ms;
+        }
+    }
+    let margin = s.time_margin;
+    let result = loop {
+        if let Some(o) = pos.outcome() {
+            break GameResult::by_rules(&o);
+        }
+        if s.max_plies.is_some_and(|n| texts[0].len() >= n) {
+            break GameResult {
+                winner: None,
+                termination: Termination::Adjudication,
+                reason: format!("move limit of {} plies", texts[0].len()),
+            };
+        }
+        let side = pos.side_to_move();
+        if let Some(a) = players[(!side).index()].poll() {
+            break judge(a, !side);
+        }
+        let limit = s.limits[side.index()];
+        let own = clock_ms[side.index()];
+        let allowed = match limit {
+            Limit::Clock { .. } => Duration::from_millis(own) + margin,
+            Limit::MoveTime { ms } => Duration::from_millis(ms) + margin,
+            Limit::Depth(_) | Limit::Nodes(_) => s.stall_timeout,
+        };
+        let player = &mut players[side.index()];
+        let protocol = player.protocol();
+        let mut shown = clock_ms;
+        // A side without a clock is shown with the other side's time.
+        if !matches!(s.limits[(!side).index()], Limit::Clock { .. }) {
+            shown[(!side).index()] = own;
+        }
+        let req = Request {
+            pos: &pos,
+            moves: &texts[pidx(protocol)],
+            side,
+            limit,
+            clock_ms: shown,
+            wait: allowed,
+        };
+        match player.play(&req) {
+            Answer::Move { text, elapsed } => {
+                if elapsed > allowed {
+                    break GameResult::loss(
+                        side,
+                        Termination::TimeForfeit,
+                        format!("{} loses on time", side.name()),
+                    );
+                }
+                let m = match parse_engine_move(&pos, &text, protocol) {
+                    Ok(m) => m,
+                    Err(e) => {
+                        break GameResult::loss(
+                            side,
+                            Termination::IllegalMove,
+                            format!("{} makes an illegal move: {e}", side.name()),
+                        )
+                    }
+                };
+                record(&mut texts, &pos, m);
+                pos.make_move(m);
+                if let Limit::Clock { inc_ms, .. } = limit {
+                    let used = elapsed.as_millis() as u64;
+                    clock_ms[side.index()] = own.saturating_sub(used) + inc_ms;
+                }
+            }
+            other => break judge(other, side),
+        }
+    };
+    for p in players.iter_mut() {
+        p.game_over(result.score(), &result.reason);
+    }
+    Ok(GameRecord {
+        variant: s.variant,
+        from_startpos: start_fen == s.variant.startpos().fen(),
+        start_fen,
+        names: [players[0].name().to_string(), players[1].name().to_string()],
+        limits: s.limits,
+        moves: std::mem::take(&mut texts[0]),
+        opening_plies: opening.moves.len(),
+        result,
+    })
+}

@@ -1,0 +1,372 @@
+//! The referee: `cellmate match` plays games between two engines, with this crate's rules
+//! deciding every move and every game's end.
+//!
+//! A room of its own: it uses the rules (through the variant dispatch of
+//! [`crate::protocol::game`]) and talks to engines only as child processes over UCI or XBoard,
+//! never through the engine room. See `docs/match.md`.
+//!
+//! - [`spec`]: engine specs and time controls from the command line;
+//! - [`notation`]: the one door between engine move text and the rules;
+//! - [`player`]: engine processes (UCI, XBoard) and the built-in random mover;
+//! - [`game`]: one refereed game and its adjudication;
+//! - [`openings`], [`pgn`], [`stats`] (Elo, error bars, SPRT).
+
+pub mod game;
+pub mod notation;
+pub mod openings;
+pub mod pgn;
+pub mod player;
+pub mod spec;
+pub mod stats;
+
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc::channel;
+use std::thread;
+use std::time::Duration;
+
+use crate::core::Color;
+use crate::protocol::game::VariantKind;
+use game::{play_game, GameRecord, GameSettings};
+use openings::{mix, random_moves, Opening, Rng};
+use player::Player;
+use spec::{EngineSpec, Limit};
+use stats::{fmt_elo, Sprt, SprtState, Wdl};
+
+/// Everything a match is played under.
+#[derive(Clone, Debug)]
+pub struct MatchConfig {
+    /// The first engine's results are the match's.
+    pub engines: [EngineSpec; 2],
+    pub variant: VariantKind,
+    /// Total games; consecutive games form pairs from the same opening with colours swapped.
+    pub games: usize,
+    /// The limit of an engine whose spec sets none.
+    pub limit: Limit,
+    /// Start positions (FENs), used in order and cycled; empty: the variant's start.
+    pub openings: Vec<String>,
+    /// Random plies played from each opening position before the engines take over.
+    pub random_plies: usize,
+    pub seed: u64,
+    pub concurrency: usize,
+    pub pgn: Option<PathBuf>,
+    pub sprt: Option<Sprt>,
+    pub time_margin: Duration,
+    pub stall_timeout: Duration,
+    pub max_plies: Option<usize>,
+    /// Print the progress line on stderr.
+    pub progress: bool,
+}
+
+impl MatchConfig {
+    /// Two engines, the variant's start position, 2 games, `tc=10+0.1`, one at a time.
+    pub fn new(engines: [EngineSpec; 2], variant: VariantKind) -> MatchConfig {
+        MatchConfig {
+            engines,
+            variant,
+            games: 2,
+            limit: Limit::Clock {
+                base_ms: 10_000,
+                inc_ms: 100,
+            },
+            openings: Vec::new(),
+            random_plies: 0,
+            seed: 1,
+            concurrency: 1,
+            pgn: None,
+            sprt: None,
+            time_margin: Duration::from_millis(100),
+            stall_timeout: Duration::from_secs(60),
+            max_plies: None,
+            progress: false,
+        }
+    }
+
+    /// The opening of game `index` (both games of a pair share it).
+    pub fn opening(&self, index: usize) -> Opening {
+        let pair = index / 2;
+        let fen =
+            (!self.openings.is_empty()).then(|| self.openings[pair % self.openings.len()].clone());
+        let mut o = Opening {
+            fen,
+            moves: Vec::new(),
+        };
+        if self.random_plies > 0 {
+            let start = o.position(self.variant);
+            let mut rng = Rng::new(mix(&[self.seed, pair as u64, 0x09E4]));
+            o.moves = random_moves(&start, self.random_plies, &mut rng);
+        }
+        o
+    }
+
+    fn limit_of(&self, engine: usize) -> Limit {
+        self.engines[engine].limit.unwrap_or(self.limit)
+    }
+}
+
+/// A finished (or stopped) match.
+#[derive(Clone, Debug)]
+pub struct MatchReport {
+    /// The engines' names (first, second).
+    pub names: [String; 2],
+    /// The first engine's results.
+    pub wdl: Wdl,
+    /// Games in the order they were scheduled: `(index, record)`.
+    pub games: Vec<(usize, GameRecord)>,
+    pub sprt: Option<(f64, SprtState)>,
+}
+
+/// The points (×2) of the first engine in game `index`.
+fn first_engine_points(index: usize, g: &GameRecord) -> u8 {
+    let first = if index.is_multiple_of(2) {
+        Color::White
+    } else {
+        Color::Black
+    };
+    match g.result.winner {
+        None => 1,
+        Some(c) if c == first => 2,
+        Some(_) => 0,
+    }
+}
+
+fn progress_line(cfg: &MatchConfig, wdl: &Wdl) -> String {
+    let mut s = format!(
+        "Games {}/{}: {wdl}  score {:.1}%  Elo {}",
+        wdl.games(),
+        cfg.games,
+        wdl.score().unwrap_or(0.5) * 100.0,
+        fmt_elo(wdl.elo(), wdl),
+    );
+    if let Some(e) = wdl.elo_error95() {
+        s.push_str(&format!(" ± {e:.1}"));
+    }
+    if let Some(sprt) = &cfg.sprt {
+        let (a, b) = sprt.bounds();
+        s.push_str(&format!("  LLR {:.2} [{a:.2}, {b:.2}]", sprt.llr(wdl)));
+    }
+    s
+}
+
+/// The end-of-match summary.
+pub fn summary(cfg: &MatchConfig, r: &MatchReport) -> String {
+    let w = &r.wdl;
+    let mut s = format!(
+        "{} vs {} ({}, {} games played)\n",
+        r.names[0],
+        r.names[1],
+        cfg.variant.name(),
+        w.games()
+    );
+    s.push_str(&format!(
+        "Score of {} vs {}: {} {} {}  [{:.3}]\n",
+        r.names[0],
+        r.names[1],
+        w.wins,
+        w.losses,
+        w.draws,
+        w.score().unwrap_or(0.5)
+    ));
+    s.push_str(&format!("Elo difference: {}", fmt_elo(w.elo(), w)));
+    match w.elo_error95() {
+        Some(e) => s.push_str(&format!(" ± {e:.1} (95%)")),
+        None => s.push_str(" (no finite error bar yet)"),
+    }
+    if let Some(los) = w.los() {
+        s.push_str(&format!(", LOS {:.1}%", los * 100.0));
+    }
+    s.push('\n');
+    if let (Some(sprt), Some((llr, state))) = (&cfg.sprt, r.sprt) {
+        let (a, b) = sprt.bounds();
+        let verdict = match state {
+            SprtState::AcceptH1 => "H1 accepted",
+            SprtState::AcceptH0 => "H0 accepted",
+            SprtState::Continue => "no decision",
+        };
+        s.push_str(&format!(
+            "SPRT: elo0={} elo1={} alpha={} beta={}: LLR {llr:.2} [{a:.2}, {b:.2}], {verdict}\n",
+            sprt.elo0, sprt.elo1, sprt.alpha, sprt.beta
+        ));
+    }
+    let mut terms: Vec<(String, usize)> = Vec::new();
+    for (_, g) in &r.games {
+        let t = g.result.termination.pgn().to_string();
+        match terms.iter_mut().find(|(k, _)| *k == t) {
+            Some((_, n)) => *n += 1,
+            None => terms.push((t, 1)),
+        }
+    }
+    let terms: Vec<String> = terms.iter().map(|(t, n)| format!("{t} {n}")).collect();
+    s.push_str(&format!("Terminations: {}\n", terms.join(", ")));
+    s
+}
+
+enum Msg {
+    Game(usize, Box<GameRecord>),
+    Fatal(String),
+}
+
+/// One worker: its own pair of players, restarted after a crash or time-out.
+fn worker(
+    cfg: &MatchConfig,
+    next: &AtomicUsize,
+    stop: &AtomicBool,
+    tx: std::sync::mpsc::Sender<Msg>,
+) {
+    let mut players: [Option<Box<dyn Player>>; 2] = [None, None];
+    loop {
+        if stop.load(Ordering::Relaxed) {
+            return;
+        }
+        let index = next.fetch_add(1, Ordering::Relaxed);
+        if index >= cfg.games {
+            return;
+        }
+        for (i, p) in players.iter_mut().enumerate() {
+            if p.as_ref().is_some_and(|p| !p.healthy()) {
+                *p = None;
+            }
+            if p.is_none() {
+                match player::start(&cfg.engines[i]) {
+                    Ok(x) => *p = Some(x),
+                    Err(e) => {
+                        let _ = tx.send(Msg::Fatal(format!(
+                            "engine {} ({}): {e}",
+                            i + 1,
+                            cfg.engines[i].default_name()
+                        )));
+                        return;
+                    }
+                }
+            }
+        }
+        let [a, b] = &mut players;
+        let (a, b) = (a.as_deref_mut().unwrap(), b.as_deref_mut().unwrap());
+        let (white, black, limits) = if index.is_multiple_of(2) {
+            (a, b, [cfg.limit_of(0), cfg.limit_of(1)])
+        } else {
+            (b, a, [cfg.limit_of(1), cfg.limit_of(0)])
+        };
+        let settings = GameSettings {
+            variant: cfg.variant,
+            limits,
+            time_margin: cfg.time_margin,
+            stall_timeout: cfg.stall_timeout,
+            max_plies: cfg.max_plies,
+            seed: mix(&[cfg.seed, index as u64]),
+        };
+        match play_game(white, black, &cfg.opening(index), &settings) {
+            Ok(g) => {
+                if tx.send(Msg::Game(index, Box::new(g))).is_err() {
+                    return;
+                }
+            }
+            Err(e) => {
+                let _ = tx.send(Msg::Fatal(e));
+                return;
+            }
+        }
+    }
+}
+
+/// Plays the match. `Err` when an engine cannot be started or cannot play the variant, or the
+/// PGN file cannot be written.
+pub fn run(cfg: &MatchConfig) -> Result<MatchReport, String> {
+    if cfg.games == 0 {
+        return Err("no games to play".into());
+    }
+    let mut pgn = match &cfg.pgn {
+        Some(p) => Some(
+            std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(p)
+                .map_err(|e| format!("cannot open {}: {e}", p.display()))?,
+        ),
+        None => None,
+    };
+    let event = format!(
+        "{} vs {}",
+        cfg.engines[0].default_name(),
+        cfg.engines[1].default_name()
+    );
+    let date = pgn::today();
+    let next = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    let mut report = MatchReport {
+        names: [cfg.engines[0].default_name(), cfg.engines[1].default_name()],
+        wdl: Wdl::default(),
+        games: Vec::new(),
+        sprt: None,
+    };
+    let mut fatal = None;
+    let tty = std::io::stderr().is_terminal();
+    thread::scope(|s| {
+        let (tx, rx) = channel();
+        for _ in 0..cfg.concurrency.clamp(1, cfg.games) {
+            let tx = tx.clone();
+            let (next, stop) = (&next, &stop);
+            s.spawn(move || worker(cfg, next, stop, tx));
+        }
+        drop(tx);
+        for msg in rx {
+            match msg {
+                Msg::Game(index, g) => {
+                    if report.games.is_empty() {
+                        let first_white = index.is_multiple_of(2);
+                        report.names = if first_white {
+                            [g.names[0].clone(), g.names[1].clone()]
+                        } else {
+                            [g.names[1].clone(), g.names[0].clone()]
+                        };
+                    }
+                    report.wdl.add(first_engine_points(index, &g));
+                    if let Some(f) = pgn.as_mut() {
+                        let text = pgn::write_game(&g, &event, &date, index + 1);
+                        if let Err(e) = f.write_all(text.as_bytes()) {
+                            fatal.get_or_insert(format!("cannot write the PGN: {e}"));
+                            stop.store(true, Ordering::Relaxed);
+                        }
+                    }
+                    log::info!(
+                        "game {} ({} vs {}): {} {{{}}}",
+                        index + 1,
+                        g.names[0],
+                        g.names[1],
+                        g.result.score(),
+                        g.result.reason
+                    );
+                    report.games.push((index, *g));
+                    if let Some(sprt) = &cfg.sprt {
+                        let state = sprt.state(&report.wdl);
+                        report.sprt = Some((sprt.llr(&report.wdl), state));
+                        if state != SprtState::Continue {
+                            stop.store(true, Ordering::Relaxed);
+                        }
+                    }
+                    if cfg.progress {
+                        let line = progress_line(cfg, &report.wdl);
+                        if tty {
+                            eprint!("\r{line}\x1b[K");
+                        } else {
+                            eprintln!("{line}");
+                        }
+                    }
+                }
+                Msg::Fatal(e) => {
+                    fatal.get_or_insert(e);
+                    stop.store(true, Ordering::Relaxed);
+                }
+            }
+        }
+    });
+    if cfg.progress && tty {
+        eprintln!();
+    }
+    if let Some(e) = fatal {
+        return Err(e);
+    }
+    report.games.sort_by_key(|(i, _)| *i);
+    Ok(report)
+}

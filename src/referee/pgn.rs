@@ -1,0 +1,136 @@
+//! PGN output. Moves are written in the UCI coordinate spelling of the variant (`e2e4`,
+//! `0000` for a pass): the variants have no SAN.
+
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use super::game::GameRecord;
+use crate::core::Color;
+
+/// Today's date as `YYYY.MM.DD` (UTC).
+pub fn today() -> String {
+    let days = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_secs() / 86_400)
+        .unwrap_or(0) as i64;
+    // Civil date from days since 1970-01-01 (H. Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!("{y:04}.{m:02}.{d:02}")
+}
+
+fn escape(s: &str) -> String {
+    s.replace('\\', "\\\\").replace('"', "\\\"")
+}
+
+/// One game as PGN (tags, movetext wrapped at 80 columns, a blank line after).
+pub fn write_game(g: &GameRecord, event: &str, date: &str, round: usize) -> String {
+    let tc = if g.limits[0] == g.limits[1] {
+        g.limits[0].pgn_tag()
+    } else {
+        format!("{}/{}", g.limits[0].pgn_tag(), g.limits[1].pgn_tag())
+    };
+    let mut out = String::new();
+    let mut tag = |k: &str, v: &str| out.push_str(&format!("[{k} \"{}\"]\n", escape(v)));
+    tag("Event", event);
+    tag("Site", "cellmate match");
+    tag("Date", date);
+    tag("Round", &round.to_string());
+    tag("White", &g.names[0]);
+    tag("Black", &g.names[1]);
+    tag("Result", g.result.score());
+    tag("Variant", g.variant.name());
+    tag("SetUp", "1");
+    tag("FEN", &g.start_fen);
+    tag("TimeControl", &tc);
+    tag("PlyCount", &g.moves.len().to_string());
+    tag("Termination", g.result.termination.pgn());
+    out.push('\n');
+
+    // The side of each move, from the rules (replaying the game).
+    let mut sides = Vec::with_capacity(g.moves.len());
+    if let Ok(mut pos) = g.variant.from_fen(&g.start_fen) {
+        for m in &g.moves {
+            sides.push(pos.side_to_move());
+            match pos.parse_move(m, crate::core::Dialect::UCI) {
+                Ok(mv) => pos.make_move(mv),
+                Err(_) => break,
+            }
+        }
+    }
+    let mut tokens = Vec::new();
+    let mut number = 1;
+    for (i, m) in g.moves.iter().enumerate() {
+        let side = sides.get(i).copied().unwrap_or(Color::White);
+        let after_black = i == 0 || sides.get(i - 1) == Some(&Color::Black);
+        if side == Color::White {
+            tokens.push(format!("{number}."));
+        } else if after_black {
+            tokens.push(format!("{number}..."));
+        }
+        tokens.push(m.clone());
+        if i + 1 == g.opening_plies {
+            tokens.push("{opening}".into());
+        }
+        if side == Color::Black {
+            number += 1;
+        }
+    }
+    tokens.push(format!("{{{}}}", g.result.reason.replace('}', ")")));
+    tokens.push(g.result.score().to_string());
+    let mut line = String::new();
+    for t in tokens {
+        if !line.is_empty() && line.len() + 1 + t.len() > 80 {
+            out.push_str(&line);
+            out.push('\n');
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(&t);
+    }
+    out.push_str(&line);
+    out.push_str("\n\n");
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::game::VariantKind;
+    use crate::referee::game::{GameResult, Termination};
+    use crate::referee::spec::Limit;
+
+    #[test]
+    fn a_game_in_pgn() {
+        let g = GameRecord {
+            variant: VariantKind::Chess,
+            start_fen: VariantKind::Chess.startpos().fen(),
+            from_startpos: true,
+            names: ["A \"x\"".into(), "B".into()],
+            limits: [Limit::Depth(1); 2],
+            moves: vec!["f2f3".into(), "e7e5".into(), "g2g4".into(), "d8h4".into()],
+            opening_plies: 1,
+            result: GameResult {
+                winner: Some(Color::Black),
+                termination: Termination::Normal,
+                reason: "Black mates".into(),
+            },
+        };
+        let text = write_game(&g, "test", "2024.01.02", 3);
+        assert!(text.contains("[White \"A \\\"x\\\"\"]\n"));
+        assert!(text.contains("[Result \"0-1\"]\n"));
+        assert!(text.contains("[Variant \"chess\"]\n[SetUp \"1\"]\n[FEN \"rnbqkbnr/"));
+        assert!(text.contains("[Termination \"normal\"]\n"));
+        assert!(text.contains("[Round \"3\"]"));
+        assert!(text.ends_with("\n\n1. f2f3 {opening} e7e5 2. g2g4 d8h4 {Black mates} 0-1\n\n"));
+        assert_eq!(today().len(), 10);
+    }
+}

@@ -1,0 +1,772 @@
+//! Players: engines run as child processes (UCI or XBoard) and the built-in random mover.
+//!
+//! A player only relays text: the referee decides what every move means
+//! ([`super::notation`]) and when the game ends. Each process has a reader thread that time
+//! stamps every line the moment it arrives, so thinking time is measured from the `go` to the
+//! arrival of the move.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, TryRecvError};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use super::notation::engine_move_text;
+use super::openings::Rng;
+use super::spec::{EngineSpec, Limit};
+use crate::core::{Color, Protocol};
+use crate::protocol::game::{AnyPos, VariantKind};
+
+/// How long an engine may take to start (`uciok`, `feature done=1`) or to answer `isready` /
+/// `ping`.
+pub const INIT_TIMEOUT: Duration = Duration::from_secs(15);
+/// How long an XBoard engine that never says `feature done=0` gets to send its features.
+const FEATURE_WAIT: Duration = Duration::from_secs(2);
+
+/// What a player answered when asked for a move (or said unasked).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Answer {
+    /// A move text and the time from the request to its arrival.
+    Move { text: String, elapsed: Duration },
+    /// XBoard `resign`.
+    Resign,
+    /// An XBoard result claim (`1-0 {White mates}`), the whole line.
+    Claim(String),
+    /// The engine refused a move the referee sent (XBoard `Illegal move: …`; `Error …` lines
+    /// are only logged).
+    Refused(String),
+    /// No move before the deadline.
+    Timeout,
+    /// The engine exited, closed its output or could not be written to.
+    Gone(String),
+}
+
+/// How a game starts, as a player needs to know it.
+#[derive(Clone, Debug)]
+pub struct GameStart<'a> {
+    pub variant: VariantKind,
+    /// `None`: the variant's start position.
+    pub fen: Option<&'a str>,
+    pub limit: Limit,
+    /// For the built-in random mover.
+    pub seed: u64,
+}
+
+/// A request for a move.
+#[derive(Clone, Debug)]
+pub struct Request<'a> {
+    pub pos: &'a AnyPos,
+    /// Every move since the start position, in this player's protocol.
+    pub moves: &'a [String],
+    pub side: Color,
+    pub limit: Limit,
+    /// Clock times left (White, Black), in milliseconds (with [`Limit::Clock`]).
+    pub clock_ms: [u64; 2],
+    /// How long the referee waits for the answer.
+    pub wait: Duration,
+}
+
+/// One side of a game.
+pub trait Player: Send {
+    fn name(&self) -> &str;
+    fn protocol(&self) -> Protocol;
+    /// Gets ready for a new game; an error means the player cannot play it.
+    fn new_game(&mut self, start: &GameStart) -> Result<(), String>;
+    /// Asks for a move.
+    fn play(&mut self, req: &Request) -> Answer;
+    /// Something the player said while it was not its turn (a claim, resignation, or exit).
+    fn poll(&mut self) -> Option<Answer>;
+    /// The game ended.
+    fn game_over(&mut self, result: &str, reason: &str);
+    /// `false` after a time-out or exit: the player must be restarted before the next game.
+    fn healthy(&self) -> bool;
+}
+
+/// Starts a player from its spec.
+pub fn start(spec: &EngineSpec) -> Result<Box<dyn Player>, String> {
+    if spec.builtin.is_some() {
+        return Ok(Box::new(RandomPlayer::new(spec.default_name())));
+    }
+    match spec.protocol {
+        Protocol::Uci => Ok(Box::new(UciEngine::start(spec)?)),
+        Protocol::Xboard => Ok(Box::new(XboardEngine::start(spec)?)),
+    }
+}
+
+// ------------------------------------------------------------------------------------------
+// Child processes
+
+enum Recv {
+    Line(String, Instant),
+    Timeout,
+    Eof,
+}
+
+struct Proc {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    rx: Receiver<(String, Instant)>,
+    label: String,
+    eof: bool,
+}
+
+impl Proc {
+    fn spawn(spec: &EngineSpec) -> Result<Proc, String> {
+        let cmd = spec.cmd.as_ref().ok_or("no command")?;
+        let mut c = Command::new(cmd);
+        c.args(&spec.args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null());
+        if let Some(d) = &spec.dir {
+            c.current_dir(d);
+        }
+        let mut child = c
+            .spawn()
+            .map_err(|e| format!("cannot start {}: {e}", cmd.display()))?;
+        let stdout = child.stdout.take().ok_or("no stdout")?;
+        let (tx, rx) = channel();
+        thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send((line, Instant::now())).is_err() {
+                    break;
+                }
+            }
+        });
+        Ok(Proc {
+            stdin: child.stdin.take(),
+            child,
+            rx,
+            label: spec.default_name(),
+            eof: false,
+        })
+    }
+
+    fn send(&mut self, line: &str) -> Result<(), String> {
+        log::debug!("{} < {line}", self.label);
+        let stdin = self.stdin.as_mut().ok_or("input closed")?;
+        writeln!(stdin, "{line}")
+            .and_then(|_| stdin.flush())
+            .map_err(|e| format!("cannot write to the engine: {e}"))
+    }
+
+    fn got(&self, line: &str) {
+        log::debug!("{} > {line}", self.label);
+    }
+
+    /// The next line before `deadline`.
+    fn recv(&mut self, deadline: Instant) -> Recv {
+        if self.eof {
+            return Recv::Eof;
+        }
+        let wait = deadline.saturating_duration_since(Instant::now());
+        match self.rx.recv_timeout(wait) {
+            Ok((l, t)) => {
+                self.got(&l);
+                Recv::Line(l, t)
+            }
+            Err(RecvTimeoutError::Timeout) => Recv::Timeout,
+            Err(RecvTimeoutError::Disconnected) => {
+                self.eof = true;
+                Recv::Eof
+            }
+        }
+    }
+
+    /// A line already received, if any (`Recv::Timeout` when none is waiting).
+    fn try_recv(&mut self) -> Recv {
+        if self.eof {
+            return Recv::Eof;
+        }
+        match self.rx.try_recv() {
+            Ok((l, t)) => {
+                self.got(&l);
+                Recv::Line(l, t)
+            }
+            Err(TryRecvError::Empty) => Recv::Timeout,
+            Err(TryRecvError::Disconnected) => {
+                self.eof = true;
+                Recv::Eof
+            }
+        }
+    }
+
+    /// Reads until a line for which `done` says yes; other lines are dropped.
+    fn wait_for(&mut self, what: &str, mut done: impl FnMut(&str) -> bool) -> Result<(), String> {
+        let deadline = Instant::now() + INIT_TIMEOUT;
+        loop {
+            match self.recv(deadline) {
+                Recv::Line(l, _) if done(l.trim()) => return Ok(()),
+                Recv::Line(..) => {}
+                Recv::Timeout => return Err(format!("no {what} within {INIT_TIMEOUT:?}")),
+                Recv::Eof => return Err(format!("exited while waiting for {what}")),
+            }
+        }
+    }
+}
+
+impl Drop for Proc {
+    fn drop(&mut self) {
+        if matches!(self.child.try_wait(), Ok(None)) {
+            let _ = self.send("quit");
+            self.stdin = None;
+            let end = Instant::now() + Duration::from_millis(300);
+            while Instant::now() < end {
+                if !matches!(self.child.try_wait(), Ok(None)) {
+                    return;
+                }
+                thread::sleep(Duration::from_millis(5));
+            }
+            let _ = self.child.kill();
+        }
+        let _ = self.child.wait();
+    }
+}
+
+fn is_claim(line: &str) -> bool {
+    ["1-0", "0-1", "1/2-1/2"]
+        .iter()
+        .any(|r| line == *r || line.starts_with(&format!("{r} ")))
+}
+
+// ------------------------------------------------------------------------------------------
+// UCI
+
+struct UciEngine {
+    p: Proc,
+    name: String,
+    healthy: bool,
+    fen: Option<String>,
+    has_variant_option: bool,
+}
+
+impl UciEngine {
+    fn start(spec: &EngineSpec) -> Result<UciEngine, String> {
+        let mut p = Proc::spawn(spec)?;
+        p.send("uci")?;
+        let mut name = None;
+        let mut has_variant_option = false;
+        p.wait_for("uciok", |l| {
+            if let Some(n) = l.strip_prefix("id name ") {
+                name = Some(n.trim().to_string());
+            }
+            if l.starts_with("option name UCI_Variant ") {
+                has_variant_option = true;
+            }
+            l == "uciok"
+        })?;
+        for (k, v) in &spec.options {
+            p.send(&format!("setoption name {k} value {v}"))?;
+        }
+        let mut e = UciEngine {
+            name: spec
+                .name
+                .clone()
+                .or(name)
+                .unwrap_or_else(|| spec.default_name()),
+            p,
+            healthy: true,
+            fen: None,
+            has_variant_option,
+        };
+        e.sync()?;
+        Ok(e)
+    }
+
+    fn sync(&mut self) -> Result<(), String> {
+        self.p.send("isready")?;
+        self.p.wait_for("readyok", |l| l == "readyok")
+    }
+}
+
+impl Player for UciEngine {
+    fn name(&self) -> &str {
+        &self.name
+    }
+    fn protocol(&self) -> Protocol {
+        Protocol::Uci
+    }
+
+    fn new_game(&mut self, start: &GameStart) -> Result<(), String> {
+        self.p.send("ucinewgame")?;
+        if start.variant != VariantKind::Chess || self.has_variant_option {
+            if !self.has_variant_option {
+                log::warn!("{} has no UCI_Variant option", self.name);
+            }
+            self.p.send(&format!(
+                "setoption name UCI_Variant value {}",
+                start.variant.name()
+            ))?;
+        }
+        self.fen = start.fen.map(str::to_string);
+        self.sync()
+    }
+
+    fn play(&mut self, req: &Request) -> Answer {
+        let mut cmd = match &self.fen {
+            Some(f) => format!("position fen {f}"),
+            None => "position startpos".to_string(),
+        };
+        if !req.moves.is_empty() {
+            cmd.push_str(" moves ");
+            cmd.push_str(&req.moves.join(" "));
+        }
+        let go = match req.limit {
+            Limit::Clock { inc_ms, .. } => format!(
+                "go wtime {} btime {} winc {inc_ms} binc {inc_ms}",
+                req.clock_ms[0], req.clock_ms[1]
+            ),
+            Limit::Depth(d) => format!("go depth {d}"),
+            Limit::Nodes(n) => format!("go nodes {n}"),
+            Limit::MoveTime { ms } => format!("go movetime {ms}"),
+        };
+        if let Err(e) = self.p.send(&cmd).and_then(|_| self.p.send(&go)) {
+            self.healthy = false;
+            return Answer::Gone(e);
+        }
+        let start = Instant::now();
+        let deadline = start + req.wait;
+        loop {
+            match self.p.recv(deadline) {
+                Recv::Line(l, t) => {
+                    let mut words = l.split_whitespace();
+                    if words.next() == Some("bestmove") {
+                        return Answer::Move {
+                            text: words.next().unwrap_or("").to_string(),
+                            elapsed: t.saturating_duration_since(start),
+                        };
+                    }
+                }
+                Recv::Timeout => {
+                    self.healthy = false;
+                    let _ = self.p.send("stop");
+                    return Answer::Timeout;
+                }
+                Recv::Eof => {
+                    self.healthy = false;
+                    return Answer::Gone("the engine exited".into());
+                }
+            }
+        }
+    }
+
+    fn poll(&mut self) -> Option<Answer> {
+        loop {
+            match self.p.try_recv() {
+                Recv::Line(..) => {}
+                Recv::Timeout => return None,
+                Recv::Eof => {
+                    self.healthy = false;
+                    return Some(Answer::Gone("the engine exited".into()));
+                }
+            }
+        }
+    }
+
+    fn game_over(&mut self, _result: &str, _reason: &str) {}
+
+    fn healthy(&self) -> bool {
+        self.healthy && !self.p.eof
+    }
+}
+
+// ------------------------------------------------------------------------------------------
+// XBoard
+
+/// Features the referee accepts; others are rejected.
+const ACCEPTED: &[&str] = &[
+    "ping",
+    "setboard",
+    "usermove",
+    "time",
+    "draw",
+    "sigint",
+    "sigterm",
+    "reuse",
+    "analyze",
+    "myname",
+    "variants",
+    "colors",
+    "name",
+    "nps",
+    "done",
+    "memory",
+    "smp",
+    "debug",
+    "pause",
+    "exclude",
+    "setscore",
+    "highlight",
+    "option",
+    "playother",
+    "ics",
+];
+
+/// Reads `feature a=1 b="x y" …` into pairs.
+fn parse_features(line: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let mut rest = line.trim_start_matches("feature").trim_start();
+    while let Some(eq) = rest.find('=') {
+        let key = rest[..eq].trim().to_string();
+        rest = &rest[eq + 1..];
+        let value;
+        if let Some(r) = rest.strip_prefix('"') {
+            let end = r.find('"').unwrap_or(r.len());
+            value = r[..end].to_string();
+            rest = r.get(end + 1..).unwrap_or("");
+        } else {
+            let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
+            value = rest[..end].to_string();
+            rest = &rest[end..];
+        }
+        out.push((key, value));
+        rest = rest.trim_start();
+    }
+    out
+}
+
+struct XboardEngine {
+    p: Proc,
+    name: String,
+    healthy: bool,
+    usermove: bool,
+    setboard: bool,
+    ping: bool,
+    variants: Option<Vec<String>>,
+    ping_n: u32,
+    /// How many moves of the game the engine has been sent or has played.
+    known: usize,
+    /// `go` was sent this game (the engine is out of force mode after its move).
+    thinking: bool,
+}
+
+impl XboardEngine {
+    fn start(spec: &EngineSpec) -> Result<XboardEngine, String> {
+        let mut p = Proc::spawn(spec)?;
+        p.send("xboard")?;
+        p.send("protover 2")?;
+        let mut e = XboardEngine {
+            p,
+            name: spec.default_name(),
+            healthy: true,
+            usermove: false,
+            setboard: false,
+            ping: false,
+            variants: None,
+            ping_n: 0,
+            known: 0,
+            thinking: false,
+        };
+        let mut myname = None;
+        let mut deadline = Instant::now() + FEATURE_WAIT;
+        'features: loop {
+            match e.p.recv(deadline) {
+                Recv::Line(l, _) => {
+                    if !l.starts_with("feature ") {
+                        continue;
+                    }
+                    for (k, v) in parse_features(&l) {
+                        match k.as_str() {
+                            "usermove" => e.usermove = v == "1",
+                            "setboard" => e.setboard = v == "1",
+                            "ping" => e.ping = v == "1",
+                            "myname" => myname = Some(v.clone()),
+                            "variants" => {
+                                e.variants =
+                                    Some(v.split(',').map(|s| s.trim().to_string()).collect())
+                            }
+                            _ => {}
+                        }
+                        let verdict = if ACCEPTED.contains(&k.as_str()) {
+                            "accepted"
+                        } else {
+                            "rejected"
+                        };
+                        e.p.send(&format!("{verdict} {k}"))?;
+                        if k == "done" {
+                            if v == "1" {
+                                break 'features;
+                            }
+                            deadline = Instant::now() + INIT_TIMEOUT;
+                        }
+                    }
+                }
+                Recv::Timeout => break,
+                Recv::Eof => return Err("exited during the feature exchange".into()),
+            }
+        }
+        for (k, v) in &spec.options {
+            e.p.send(&format!("option {k}={v}"))?;
+        }
+        e.name = spec.name.clone().or(myname).unwrap_or(e.name);
+        e.sync()?;
+        Ok(e)
+    }
+
+    /// `ping`/`pong` (when the engine has them): drops every line sent before.
+    fn sync(&mut self) -> Result<(), String> {
+        if !self.ping {
+            while let Recv::Line(..) = self.p.try_recv() {}
+            return Ok(());
+        }
+        self.ping_n += 1;
+        let n = self.ping_n;
+        self.p.send(&format!("ping {n}"))?;
+        let want = format!("pong {n}");
+        self.p.wait_for(&want.clone(), |l| l == want)
+    }
+
+    fn usermove(&mut self, m: &str) -> Result<(), String> {
+        if self.usermove {
+            self.p.send(&format!("usermove {m}"))
+        } else {
+            self.p.send(m)
+        }
+    }
+
+    fn send_turn(&mut self, req: &Request) -> Result<(), String> {
+        let unsent: Vec<String> = req.moves[self.known.min(req.moves.len())..].to_vec();
+        let clock = |e: &mut XboardEngine| -> Result<(), String> {
+            if let Limit::Clock { .. } = req.limit {
+                let own = req.clock_ms[req.side.index()];
+                let opp = req.clock_ms[(!req.side).index()];
+                e.p.send(&format!("time {}", own / 10))?;
+                e.p.send(&format!("otim {}", opp / 10))?;
+            }
+            Ok(())
+        };
+        if self.thinking && unsent.len() == 1 {
+            clock(self)?;
+            self.usermove(&unsent[0])?;
+        } else {
+            if self.thinking {
+                self.p.send("force")?;
+            }
+            for m in &unsent {
+                self.usermove(m)?;
+            }
+            clock(self)?;
+            self.p.send("go")?;
+            self.thinking = true;
+        }
+        self.known = req.moves.len();
+        Ok(())
+    }
+
+    /// What a line means, if anything, to the referee.
+    fn meaning(line: &str) -> Option<Answer> {
+        let line = line.trim();
+        if line == "resign" {
+            Some(Answer::Resign)
+        } else if is_claim(line) {
+            Some(Answer::Claim(line.to_string()))
+        } else if line.starts_with("Illegal move") {
+            Some(Answer::Refused(line.to_string()))
+        } else {
+            None
+        }
+    }
+}
+
+impl Player for XboardEngine {
+    fn name(&self) -> &str {
+        &self.name
+    }
+    fn protocol(&self) -> Protocol {
+        Protocol::Xboard
+    }
+
+    fn new_game(&mut self, start: &GameStart) -> Result<(), String> {
+        self.p.send("new")?;
+        if start.variant != VariantKind::Chess {
+            let name = start.variant.xboard_name();
+            if let Some(v) = &self.variants {
+                if !v.iter().any(|x| x == name) {
+                    return Err(format!("{} does not play variant {name}", self.name));
+                }
+            }
+            self.p.send(&format!("variant {name}"))?;
+        }
+        self.p.send("force")?;
+        if let Some(fen) = start.fen {
+            if !self.setboard {
+                return Err(format!(
+                    "{} lacks setboard: cannot start from a FEN",
+                    self.name
+                ));
+            }
+            self.p.send(&format!("setboard {fen}"))?;
+        }
+        match start.limit {
+            Limit::Clock { base_ms, inc_ms } => {
+                let base = if base_ms.is_multiple_of(1000) {
+                    format!("{}:{:02}", base_ms / 60_000, (base_ms / 1000) % 60)
+                } else {
+                    format!("{}", base_ms as f64 / 60_000.0)
+                };
+                self.p
+                    .send(&format!("level 0 {base} {}", inc_ms as f64 / 1000.0))?;
+            }
+            Limit::Depth(d) => self.p.send(&format!("sd {d}"))?,
+            Limit::MoveTime { ms } => self.p.send(&format!("st {}", ms as f64 / 1000.0))?,
+            Limit::Nodes(_) => {
+                return Err("XBoard has no fixed-node limit: use tc, depth or st".into())
+            }
+        }
+        self.p.send("easy")?;
+        self.known = 0;
+        self.thinking = false;
+        self.sync()
+    }
+
+    fn play(&mut self, req: &Request) -> Answer {
+        if let Err(e) = self.send_turn(req) {
+            self.healthy = false;
+            return Answer::Gone(e);
+        }
+        let start = Instant::now();
+        let deadline = start + req.wait;
+        loop {
+            match self.p.recv(deadline) {
+                Recv::Line(l, t) => {
+                    let mut words = l.split_whitespace();
+                    if words.next() == Some("move") {
+                        self.known += 1;
+                        return Answer::Move {
+                            text: words.next().unwrap_or("").to_string(),
+                            elapsed: t.saturating_duration_since(start),
+                        };
+                    }
+                    if let Some(a) = Self::meaning(&l) {
+                        return a;
+                    }
+                }
+                Recv::Timeout => {
+                    self.healthy = false;
+                    let _ = self.p.send("?");
+                    return Answer::Timeout;
+                }
+                Recv::Eof => {
+                    self.healthy = false;
+                    return Answer::Gone("the engine exited".into());
+                }
+            }
+        }
+    }
+
+    fn poll(&mut self) -> Option<Answer> {
+        loop {
+            match self.p.try_recv() {
+                Recv::Line(l, _) => {
+                    if let Some(a) = Self::meaning(&l) {
+                        return Some(a);
+                    }
+                }
+                Recv::Timeout => return None,
+                Recv::Eof => {
+                    self.healthy = false;
+                    return Some(Answer::Gone("the engine exited".into()));
+                }
+            }
+        }
+    }
+
+    fn game_over(&mut self, result: &str, reason: &str) {
+        let _ = self.p.send(&format!("result {result} {{{reason}}}"));
+        let _ = self.p.send("force");
+    }
+
+    fn healthy(&self) -> bool {
+        self.healthy && !self.p.eof
+    }
+}
+
+// ------------------------------------------------------------------------------------------
+// The built-in random mover
+
+/// Plays a uniformly random legal move, from a seed the referee gives each game.
+pub struct RandomPlayer {
+    name: String,
+    rng: Rng,
+}
+
+impl RandomPlayer {
+    pub fn new(name: String) -> RandomPlayer {
+        RandomPlayer {
+            name,
+            rng: Rng::new(0),
+        }
+    }
+}
+
+impl Player for RandomPlayer {
+    fn name(&self) -> &str {
+        &self.name
+    }
+    fn protocol(&self) -> Protocol {
+        Protocol::Uci
+    }
+    fn new_game(&mut self, start: &GameStart) -> Result<(), String> {
+        self.rng = Rng::new(start.seed);
+        Ok(())
+    }
+    fn play(&mut self, req: &Request) -> Answer {
+        let list = req.pos.legal_moves();
+        if list.is_empty() {
+            return Answer::Move {
+                text: "(none)".into(),
+                elapsed: Duration::ZERO,
+            };
+        }
+        let m = list[self.rng.below(list.len() as u64) as usize];
+        Answer::Move {
+            text: engine_move_text(req.pos, m, Protocol::Uci),
+            elapsed: Duration::ZERO,
+        }
+    }
+    fn poll(&mut self) -> Option<Answer> {
+        None
+    }
+    fn game_over(&mut self, _result: &str, _reason: &str) {}
+    fn healthy(&self) -> bool {
+        true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn features_are_read() {
+        let f = parse_features(
+            "feature ping=1 myname=\"Fairy Max 5\" variants=\"normal,recursion\" done=0",
+        );
+        assert_eq!(
+            f,
+            vec![
+                ("ping".to_string(), "1".to_string()),
+                ("myname".to_string(), "Fairy Max 5".to_string()),
+                ("variants".to_string(), "normal,recursion".to_string()),
+                ("done".to_string(), "0".to_string()),
+            ]
+        );
+    }
+
+    #[test]
+    fn claims_are_recognised() {
+        assert!(is_claim("1-0 {White mates}"));
+        assert!(is_claim("1/2-1/2 {Stalemate}"));
+        assert!(is_claim("0-1"));
+        assert!(!is_claim("1-0x"));
+        assert!(!is_claim("move e2e4"));
+        assert_eq!(XboardEngine::meaning("resign"), Some(Answer::Resign));
+        assert_eq!(
+            XboardEngine::meaning("Illegal move: e2e4"),
+            Some(Answer::Refused("Illegal move: e2e4".into()))
+        );
+        assert_eq!(XboardEngine::meaning("setup (PNBRQ) 8x8+0_fairy"), None);
+        assert_eq!(XboardEngine::meaning("piece N& N"), None);
+    }
+}

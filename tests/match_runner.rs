@@ -1,0 +1,302 @@
+//! `cellmate match`: adjudication against misbehaving engines (tests/match_engines/fake.py),
+//! real matches between two `cellmate` processes in every variant, and the command line.
+
+use std::path::PathBuf;
+use std::process::Command;
+use std::time::Duration;
+
+use cellmate::core::Color;
+use cellmate::protocol::game::VariantKind;
+use cellmate::referee::game::Termination;
+use cellmate::referee::spec::{EngineSpec, Limit};
+use cellmate::referee::stats::{Sprt, SprtState};
+use cellmate::referee::{run, MatchConfig, MatchReport};
+
+const BIN: &str = env!("CARGO_BIN_EXE_cellmate");
+
+fn fake(proto: &str, mode: &str) -> EngineSpec {
+    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/match_engines/fake.py");
+    EngineSpec::parse(&format!(
+        "cmd=python3,arg={},arg={proto},arg={mode},proto={proto}",
+        script.display()
+    ))
+    .unwrap()
+}
+
+fn cellmate(proto: &str, name: &str) -> EngineSpec {
+    EngineSpec::parse(&format!("cmd={BIN},proto={proto},name={name}")).unwrap()
+}
+
+fn random() -> EngineSpec {
+    EngineSpec::parse("builtin=random").unwrap()
+}
+
+/// Two games of `first` (White in game 1, Black in game 2) against the random mover.
+fn against_random(first: EngineSpec, limit: Limit) -> MatchReport {
+    let mut cfg = MatchConfig::new([first, random()], VariantKind::Chess);
+    cfg.limit = limit;
+    cfg.games = 2;
+    cfg.time_margin = Duration::from_millis(100);
+    run(&cfg).expect("the match runs")
+}
+
+/// The first engine lost both games by `termination`, its reason containing `words`.
+fn lost_both(r: &MatchReport, termination: Termination, words: &str) {
+    assert_eq!(r.games.len(), 2);
+    assert_eq!((r.wdl.wins, r.wdl.draws, r.wdl.losses), (0, 0, 2), "{r:#?}");
+    for (i, g) in &r.games {
+        let loser = if i % 2 == 0 {
+            Color::White
+        } else {
+            Color::Black
+        };
+        assert_eq!(g.result.winner, Some(!loser), "{g:#?}");
+        assert_eq!(g.result.termination, termination, "{g:#?}");
+        assert!(
+            g.result.reason.contains(loser.name()) && g.result.reason.contains(words),
+            "{:?}",
+            g.result.reason
+        );
+        // Its first move was legal and played; it misbehaved at its second.
+        assert_eq!(g.moves[*i % 2], if *i % 2 == 0 { "b1c3" } else { "b8c6" });
+        assert_eq!(g.moves.len(), 2 + i % 2, "{:?}", g.moves);
+    }
+}
+
+#[test]
+fn an_engine_that_exits_mid_game_loses() {
+    let r = against_random(fake("uci", "crash"), Limit::Depth(1));
+    lost_both(&r, Termination::Abandoned, "disconnects");
+    assert_eq!(r.names[0], "fake-crash");
+}
+
+#[test]
+fn an_illegal_move_loses() {
+    let r = against_random(fake("uci", "illegal"), Limit::Depth(1));
+    lost_both(&r, Termination::IllegalMove, "illegal move");
+    assert!(r.games[0].1.result.reason.contains("b1c3"));
+}
+
+#[test]
+fn an_engine_past_its_time_loses() {
+    let tc = Limit::parse_tc("1").unwrap();
+    let r = against_random(fake("uci", "sleep"), tc);
+    lost_both(&r, Termination::TimeForfeit, "loses on time");
+}
+
+#[test]
+fn a_false_claim_loses() {
+    let r = against_random(fake("xboard", "claim"), Limit::Depth(1));
+    lost_both(&r, Termination::RulesInfraction, "false claim");
+    assert_eq!(r.names[0], "fake-claim");
+}
+
+#[test]
+fn a_resignation_loses() {
+    let r = against_random(fake("xboard", "resign"), Limit::Depth(1));
+    lost_both(&r, Termination::Normal, "resigns");
+}
+
+#[test]
+fn refusing_a_legal_move_loses() {
+    let r = against_random(fake("xboard", "refuse"), Limit::Depth(1));
+    assert_eq!((r.wdl.wins, r.wdl.draws, r.wdl.losses), (0, 0, 2));
+    for (_, g) in &r.games {
+        assert_eq!(g.result.termination, Termination::RulesInfraction);
+        assert!(g.result.reason.contains("refuses a legal move"));
+    }
+}
+
+/// Two `cellmate` processes play 2 games at 200 nodes a move, from `fen` (or the start) and 2
+/// random plies; every game ends by the rules, or at `max_plies` when given.
+fn real_match(kind: VariantKind, fen: Option<&str>, max_plies: Option<usize>) {
+    let mut cfg = MatchConfig::new([cellmate("uci", "A"), cellmate("uci", "B")], kind);
+    cfg.limit = Limit::Nodes(200);
+    cfg.games = 2;
+    cfg.concurrency = 2;
+    cfg.random_plies = 2;
+    cfg.max_plies = max_plies;
+    cfg.openings = fen.map(|f| vec![f.to_string()]).unwrap_or_default();
+    let r = run(&cfg).expect("the match runs");
+    assert_eq!(r.wdl.games(), 2);
+    assert_eq!(r.names, ["A".to_string(), "B".to_string()]);
+    for (i, g) in &r.games {
+        assert_eq!(g.opening_plies, 2);
+        // The game replays by the rules to the same end.
+        let mut pos = kind.from_fen(&g.start_fen).unwrap();
+        for m in &g.moves {
+            assert!(pos.outcome().is_none());
+            let mv = pos.parse_move(m, cellmate::core::Dialect::UCI).unwrap();
+            pos.make_move(mv);
+        }
+        match g.result.termination {
+            Termination::Normal => {
+                let o = pos.outcome().expect("the game is over by the rules");
+                assert_eq!(o.score(), g.result.score());
+            }
+            Termination::Adjudication => {
+                assert_eq!(Some(g.moves.len()), max_plies, "{kind:?} {i}: {g:?}");
+                assert_eq!(g.result.winner, None);
+            }
+            t => panic!("{kind:?} game {i} ended by {t:?}: {g:?}"),
+        }
+    }
+    // Both games of the pair start from the same random opening.
+    assert_eq!(r.games[0].1.moves[..2], r.games[1].1.moves[..2]);
+}
+
+#[test]
+fn real_match_chess() {
+    real_match(VariantKind::Chess, None, None);
+}
+
+#[test]
+fn real_match_recursion() {
+    real_match(VariantKind::Recursion, None, None);
+}
+
+/// Microorganism games run to hundreds of plies and the engine replays the whole game at every
+/// `position`: a small army and a move limit keep this test short.
+#[test]
+fn real_match_microorganism() {
+    real_match(
+        VariantKind::Microorganism,
+        Some("wa6n5aw/pppp8pppp/16/16/16/16/16/16/16/16/16/16/16/16/PPPP8PPPP/WA6N5AW w - 0 1 -"),
+        Some(160),
+    );
+}
+
+#[test]
+fn real_match_immune() {
+    real_match(VariantKind::Immune, None, None);
+}
+
+/// XBoard against UCI, on the clock: the XBoard engine's own claims after the last move must
+/// not be taken for false ones.
+#[test]
+fn real_match_xboard_against_uci_on_the_clock() {
+    let mut cfg = MatchConfig::new(
+        [cellmate("xboard", "X"), cellmate("uci", "U")],
+        VariantKind::Chess,
+    );
+    cfg.limit = Limit::parse_tc("2+0.05").unwrap();
+    cfg.games = 2;
+    cfg.concurrency = 2;
+    cfg.random_plies = 4;
+    cfg.seed = 11;
+    let r = run(&cfg).expect("the match runs");
+    assert_eq!(r.wdl.games(), 2);
+    for (_, g) in &r.games {
+        assert_eq!(g.result.termination, Termination::Normal, "{g:?}");
+    }
+}
+
+/// Random against random is an even match: an SPRT for "at least 200 Elo better" stops early
+/// with H0 accepted, long before the 400 games asked for.
+#[test]
+fn sprt_stops_early() {
+    let mut cfg = MatchConfig::new([random(), random()], VariantKind::Chess);
+    cfg.games = 400;
+    cfg.seed = 5;
+    cfg.sprt = Some(Sprt::parse("elo0=200,elo1=400").unwrap());
+    let r = run(&cfg).unwrap();
+    let (llr, state) = r.sprt.unwrap();
+    assert_eq!(state, SprtState::AcceptH0);
+    assert!(llr <= cfg.sprt.unwrap().bounds().0);
+    assert!(r.wdl.games() < 400, "{}", r.wdl.games());
+    assert!(r.wdl.wins > 0 && r.wdl.draws > 0 && r.wdl.losses > 0);
+}
+
+#[test]
+fn command_line_match_writes_pgn_and_summary() {
+    let dir = std::env::temp_dir().join(format!("cellmate-match-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let pgn = dir.join("games.pgn");
+    let openings = dir.join("openings.epd");
+    std::fs::write(
+        &openings,
+        "# two openings\n\
+         rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - bm e5;\n\
+         rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq - 0 1\n",
+    )
+    .unwrap();
+    let out = Command::new(BIN)
+        .args(["match", "--engine"])
+        .arg(format!("cmd={BIN},name=Deep"))
+        .args(["--engine", "builtin=random", "--games", "4", "--depth", "2"])
+        .args([
+            "--seed",
+            "3",
+            "--concurrency",
+            "2",
+            "--sprt",
+            "elo0=0,elo1=50",
+        ])
+        .arg("--openings")
+        .arg(&openings)
+        .arg("--pgn")
+        .arg(&pgn)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    assert!(stdout.contains("Score of Deep vs random: "), "{stdout}");
+    assert!(stdout.contains("Elo difference: "), "{stdout}");
+    assert!(stdout.contains("SPRT: elo0=0 elo1=50"), "{stdout}");
+    assert!(stderr.contains("Games 4/4: "), "{stderr}");
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    assert_eq!(text.matches("[Variant \"chess\"]").count(), 4);
+    assert_eq!(text.matches("[SetUp \"1\"]").count(), 4);
+    assert_eq!(
+        text.matches("[FEN \"rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1\"]")
+            .count(),
+        2
+    );
+    assert_eq!(text.matches("[Termination \"").count(), 4);
+    assert_eq!(text.matches("[Result \"").count(), 4);
+    // Games start with Black to move.
+    assert!(text.contains("\n1... "), "{text}");
+    std::fs::remove_dir_all(&dir).unwrap();
+
+    // Bad arguments are refused with a message.
+    for args in [
+        vec!["match", "--engine", "builtin=random"],
+        vec![
+            "match",
+            "--engine",
+            "builtin=random",
+            "--engine",
+            "cmd=x,proto=ucci",
+        ],
+        vec![
+            "match",
+            "--engine",
+            "builtin=random",
+            "--engine",
+            "builtin=random",
+            "--variant",
+            "go",
+        ],
+        vec![
+            "match",
+            "--engine",
+            "builtin=random",
+            "--engine",
+            "builtin=random",
+            "--sprt",
+            "elo0=5,elo1=0",
+        ],
+        vec![
+            "match",
+            "--engine",
+            "builtin=random",
+            "--engine",
+            "cmd=/nonexistent/engine",
+        ],
+    ] {
+        let out = Command::new(BIN).args(&args).output().unwrap();
+        assert!(!out.status.success(), "{args:?}");
+        assert!(!out.stderr.is_empty(), "{args:?}");
+    }
+}
