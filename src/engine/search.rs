@@ -21,6 +21,10 @@ use super::{Control, Info, Limits, Score, SearchResult};
 pub const INF: i32 = 32_000;
 pub const MATE: i32 = 31_000;
 pub const MAX_PLY: usize = 128;
+/// Quiescence plies below the horizon after which the static evaluation stands.
+pub const QS_MAX: usize = 16;
+/// The same when in check (evasions are searched up to here).
+pub const QS_MAX_IN_CHECK: usize = 24;
 /// Scores at least this far from zero are mates.
 pub const MATE_BOUND: i32 = MATE - 2 * MAX_PLY as i32;
 
@@ -393,7 +397,7 @@ impl<'a, V: Evaluate> Worker<'a, V> {
             depth += 1;
         }
         if depth <= 0 {
-            return self.qsearch(alpha, beta, ply);
+            return self.qsearch(alpha, beta, ply, 0);
         }
         self.nodes += 1;
         self.seldepth = self.seldepth.max(ply);
@@ -625,7 +629,11 @@ impl<'a, V: Evaluate> Worker<'a, V> {
     }
 
     /// Quiescence: tactical moves only (all moves when in check).
-    fn qsearch(&mut self, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+    /// Quiescence: tactical moves only (all evasions in check), `qdepth` plies below the
+    /// horizon. Deep exchanges on big boards (16×16, many capturers, no exchange evaluator)
+    /// can run for dozens of plies: past [`QS_MAX`] the static evaluation stands, past
+    /// [`QS_MAX_IN_CHECK`] even in check.
+    fn qsearch(&mut self, mut alpha: i32, beta: i32, ply: usize, qdepth: usize) -> i32 {
         self.pv_len[ply] = ply;
         if self.check_stop() {
             return 0;
@@ -638,6 +646,9 @@ impl<'a, V: Evaluate> Worker<'a, V> {
         let in_check = self.pos.in_check();
         if ply >= MAX_PLY - 1 {
             return if in_check { 0 } else { self.pos.evaluate() };
+        }
+        if qdepth >= QS_MAX_IN_CHECK || (qdepth >= QS_MAX && !in_check) {
+            return self.pos.evaluate();
         }
         let pv_node = beta - alpha > 1;
         let key = self.pos.hash();
@@ -695,7 +706,7 @@ impl<'a, V: Evaluate> Worker<'a, V> {
                 continue;
             }
             self.pos.make_move(m);
-            let score = -self.qsearch(-beta, -alpha, ply + 1);
+            let score = -self.qsearch(-beta, -alpha, ply + 1, qdepth + 1);
             self.pos.unmake_move();
             if self.stopped {
                 return 0;
