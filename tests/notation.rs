@@ -460,7 +460,7 @@ fn bad_moves_name_their_line_and_reason() {
     let game = |text: &str| {
         notation::convert(
             VariantKind::Immune,
-            None,
+            Some(SPARSE),
             text,
             Dialect::UCI,
             Notation::Seed,
@@ -537,7 +537,7 @@ fn result_comes_from_the_input_or_the_rules() {
     assert_eq!(won.result, "1-0");
     let open = notation::convert(
         VariantKind::Immune,
-        None,
+        Some(SPARSE),
         "e8e7 0-1",
         Dialect::UCI,
         Notation::Seed,
@@ -572,31 +572,42 @@ fn out(o: &Output) -> String {
     String::from_utf8(o.stdout.clone()).unwrap()
 }
 
+/// The first Immune setup tried (Invaders on ranks 8-10): room to move for short test games.
+/// (The default start, IM-2, packs 70 Invaders.)
+const SPARSE: &str =
+    "iiiiiiiiii/iiiiiiiiii/iiiiiiiiii/10/10/10/10/10/AENHOOHNEA/BTLMCDSLTB b - 0 1";
+
 const GAME: &str = "1. e8e7 e2e3\n2. e7e6 d2d4\n3. e6e5 e3e4\n4. e5e4\n";
 const SEED: &str = "I-e7\nMOe-e3\nI-e6\nHT-d4\nI-e5\nMO-e4\nI[e4\n";
 
 #[test]
 fn cli_converts_a_small_game() {
-    assert_eq!(out(&run(&[], GAME)), SEED);
+    assert_eq!(out(&run(&["--fen", SPARSE], GAME)), SEED);
     assert_eq!(
-        out(&run(&["--variant", "immune", "--to", "seed"], GAME)),
+        out(&run(
+            &["--variant", "immune", "--fen", SPARSE, "--to", "seed"],
+            GAME
+        )),
         SEED
     );
     assert_eq!(
-        out(&run(&["--to", "coords"], SEED)),
+        out(&run(&["--fen", SPARSE, "--to", "coords"], SEED)),
         "e8e7\ne2e3\ne7e6\nd2d4\ne6e5\ne3e4\ne5e4\n"
     );
     assert_eq!(
-        out(&run(&["--numbered"], GAME)),
+        out(&run(&["--fen", SPARSE, "--numbered"], GAME)),
         "1. I-e7 MOe-e3\n2. I-e6 HT-d4\n3. I-e5 MO-e4\n4. I[e4\n"
     );
     // XBoard's ranks, from 0, both ways.
     assert_eq!(
-        out(&run(&["--xboard", "--to", "coords"], SEED)),
+        out(&run(&["--fen", SPARSE, "--xboard", "--to", "coords"], SEED)),
         "e7e6\ne1e2\ne6e5\nd1d3\ne5e4\ne2e3\ne4e3\n"
     );
     assert_eq!(
-        out(&run(&["--xboard"], "e7e6 e1e2 e6e5 d1d3 e5e4 e2e3 e4e3")),
+        out(&run(
+            &["--fen", SPARSE, "--xboard"],
+            "e7e6 e1e2 e6e5 d1d3 e5e4 e2e3 e4e3"
+        )),
         SEED
     );
     // From a FEN.
@@ -609,25 +620,26 @@ fn cli_converts_a_small_game() {
 
 #[test]
 fn cli_writes_pgn() {
-    let pgn = out(&run(&["--pgn"], GAME));
+    let pgn = out(&run(&["--fen", SPARSE, "--pgn"], GAME));
     assert!(pgn.starts_with("[Event \"?\"]\n"), "{pgn}");
     assert!(
-        pgn.contains("[Result \"*\"]\n[Variant \"immune\"]\n\n"),
+        pgn.contains(&format!(
+            "[Result \"*\"]\n[Variant \"immune\"]\n[SetUp \"1\"]\n[FEN \"{SPARSE}\"]\n\n"
+        )),
         "{pgn}"
     );
-    assert!(!pgn.contains("[FEN"), "{pgn}");
     assert!(
         pgn.ends_with("\n\n1. e8e7 e2e3 2. e7e6 d2d4 3. e6e5 e3e4 4. e5e4 *\n"),
         "{pgn}"
     );
-    let seed_pgn = out(&run(&["--pgn", "--to", "seed"], GAME));
+    let seed_pgn = out(&run(&["--fen", SPARSE, "--pgn", "--to", "seed"], GAME));
     assert!(
         seed_pgn.ends_with("\n\n1. I-e7 MOe-e3 2. I-e6 HT-d4 3. I-e5 MO-e4 4. I[e4 *\n"),
         "{seed_pgn}"
     );
     // A PGN reads back, in either notation, its tags kept.
-    assert_eq!(out(&run(&[], &seed_pgn)), SEED);
-    assert_eq!(out(&run(&["--pgn"], &seed_pgn)), pgn);
+    assert_eq!(out(&run(&["--fen", SPARSE], &seed_pgn)), SEED);
+    assert_eq!(out(&run(&["--fen", SPARSE, "--pgn"], &seed_pgn)), pgn);
     // From a FEN: SetUp and FEN tags; the FEN tag is the start when reading it back.
     let fen = "9i/10/10/10/4i5/4D5/10/10/10/M9 w e5:9 0 1";
     let pgn = out(&run(&["--pgn", "--fen", fen], "e5e6 j10j9 a1a3"));
@@ -645,7 +657,7 @@ fn cli_writes_pgn() {
 
 #[test]
 fn cli_bad_input_is_one_error_and_exit_code_1() {
-    let o = run(&[], "e8e7\ne2e3\n\ne7e6 M-j9\nd2d4\n");
+    let o = run(&["--fen", SPARSE], "e8e7\ne2e3\n\ne7e6 M-j9\nd2d4\n");
     assert_eq!(o.status.code(), Some(1));
     assert!(o.stdout.is_empty());
     let err = String::from_utf8_lossy(&o.stderr);
@@ -654,7 +666,7 @@ fn cli_bad_input_is_one_error_and_exit_code_1() {
         err.starts_with("cellmate: line 4: move 4 \"M-j9\": no legal move of White fits it"),
         "{err}"
     );
-    let o = run(&[], "e8e7 MO-e3");
+    let o = run(&["--fen", SPARSE], "e8e7 MO-e3");
     assert_eq!(o.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&o.stderr).contains("ambiguous"));
     let o = run(&["--fen", "not a fen"], "e8e7");
@@ -664,7 +676,7 @@ fn cli_bad_input_is_one_error_and_exit_code_1() {
     assert_eq!(o.status.code(), Some(1));
     let o = run(&["--variant", "nonesuch"], "e2e4");
     assert_eq!(o.status.code(), Some(1));
-    let o = run(&[], "e8e7 1-0 e2e3");
+    let o = run(&["--fen", SPARSE], "e8e7 1-0 e2e3");
     assert_eq!(o.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&o.stderr).contains("after the result"));
 }

@@ -100,8 +100,8 @@ fn expected_immune() -> Vec<String> {
     ]);
     let b = half(&[(26, 'i')]);
     let mut v = vec![format!(
-        "setup ({w}{b}) 10x10+0_fairy iiiiiiiiii/iiiiiiiiii/iiiiiiiiii/10/10/10/10/10/\
-         AENHOOHNEA/BTLMCDSLTB b - - 0 1"
+        "setup ({w}{b}) 10x10+0_fairy iiiiiiiiii/iiiiiiiiii/iiiiiiiiii/iiiiiiiiii/iiiiiiiiii/\
+         iiiiiiiiii/10/iiiiiiiiii/AENHOOHNEA/BTLMCDSLTB b - - 0 1"
     )];
     for l in [
         "piece C mQ",
@@ -279,7 +279,7 @@ fn bad_usermoves_are_illegal() {
     for (name, bad) in [
         ("recursion", ["e7e5", "i2i4", "@@@@"]),
         ("microorganism", ["a1a9", "V@g5", "h1h2"]),
-        ("immune", ["e2e3", "e9e8,e8e9", "a0a5"]),
+        ("immune", ["e1e2", "e9e8,e8e9", "a0a5"]),
     ] {
         let mut e = Engine::start();
         e.send("xboard");

@@ -30,8 +30,9 @@ pub use pieces::{
 
 /// The default start (IM-2): Invaders on ranks 8–10, the immune cells on ranks 1–2; Black moves
 /// first (IM-3).
+/// The default setup (IM-2), chosen by measured self-play balance: see `docs/rules/immune.md`.
 pub const START_FEN: &str =
-    "iiiiiiiiii/iiiiiiiiii/iiiiiiiiii/10/10/10/10/10/AENHOOHNEA/BTLMCDSLTB b - 0 1";
+    "iiiiiiiiii/iiiiiiiiii/iiiiiiiiii/iiiiiiiiii/iiiiiiiiii/iiiiiiiiii/10/iiiiiiiiii/AENHOOHNEA/BTLMCDSLTB b - 0 1";
 
 /// The most squares a side may have (IM-1).
 const MAX_SIDE: usize = 16;
