@@ -99,7 +99,7 @@ pub fn numbered_pairs(moves: &[String], numbering: Numbering) -> Vec<String> {
 }
 
 /// A tag value with `\` and `"` escaped, as PGN wants.
-fn escape(value: &str) -> String {
+pub fn escape(value: &str) -> String {
     value.replace('\\', "\\\\").replace('"', "\\\"")
 }
 
@@ -173,6 +173,13 @@ pub fn write(
         tokens.extend(line.split(' ').map(str::to_string));
     }
     tokens.push(result.to_string());
+    out.push_str(&wrap(&tokens));
+    out
+}
+
+/// Movetext tokens joined by spaces, wrapped before column 80, ending with a newline.
+pub fn wrap(tokens: &[String]) -> String {
+    let mut out = String::new();
     let mut line = String::new();
     for t in tokens {
         if !line.is_empty() && line.len() + 1 + t.len() > 79 {
@@ -183,7 +190,7 @@ pub fn write(
         if !line.is_empty() {
             line.push(' ');
         }
-        line.push_str(&t);
+        line.push_str(t);
     }
     out.push_str(&line);
     out.push('\n');

@@ -25,10 +25,6 @@ pub fn today() -> String {
     format!("{y:04}.{m:02}.{d:02}")
 }
 
-fn escape(s: &str) -> String {
-    s.replace('\\', "\\\\").replace('"', "\\\"")
-}
-
 /// One game as PGN (tags, movetext wrapped at 80 columns, a blank line after).
 pub fn write_game(g: &GameRecord, event: &str, date: &str, round: usize) -> String {
     let tc = if g.limits[0] == g.limits[1] {
@@ -37,7 +33,8 @@ pub fn write_game(g: &GameRecord, event: &str, date: &str, round: usize) -> Stri
         format!("{}/{}", g.limits[0].pgn_tag(), g.limits[1].pgn_tag())
     };
     let mut out = String::new();
-    let mut tag = |k: &str, v: &str| out.push_str(&format!("[{k} \"{}\"]\n", escape(v)));
+    let mut tag =
+        |k: &str, v: &str| out.push_str(&format!("[{k} \"{}\"]\n", crate::pgn::escape(v)));
     tag("Event", event);
     tag("Site", "cellmate match");
     tag("Date", date);
@@ -84,20 +81,8 @@ pub fn write_game(g: &GameRecord, event: &str, date: &str, round: usize) -> Stri
     }
     tokens.push(format!("{{{}}}", g.result.reason.replace('}', ")")));
     tokens.push(g.result.score().to_string());
-    let mut line = String::new();
-    for t in tokens {
-        if !line.is_empty() && line.len() + 1 + t.len() > 80 {
-            out.push_str(&line);
-            out.push('\n');
-            line.clear();
-        }
-        if !line.is_empty() {
-            line.push(' ');
-        }
-        line.push_str(&t);
-    }
-    out.push_str(&line);
-    out.push_str("\n\n");
+    out.push_str(&crate::pgn::wrap(&tokens));
+    out.push('\n');
     out
 }
 
