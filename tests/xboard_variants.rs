@@ -1,11 +1,15 @@
 //! XBoard hosting of the engine's own variants: the exact `setup`/`piece` lines, the XBoard
-//! dialect read back for every legal move of random playouts, and bad `usermove`s.
+//! dialect read back for every legal move of random playouts, bad `usermove`s, Immune Chess
+//! mirrored (Invaders as XBoard's White), and the shadow of XBoard's board.
 
 mod protocol_support;
 
-use cellmate::core::{Dialect, RankBase};
+use cellmate::core::{Color, Dialect, MoveKind, Outcome, RankBase};
 use cellmate::protocol::game::{AnyPos, VariantKind};
-use cellmate::protocol::xbvariant::{dialect, move_text, parse_move, setup_lines};
+use cellmate::protocol::xbvariant::{
+    applied_text, claim, dialect, fen_from_xboard, mirror_text, move_text, parse_move, safe_moves,
+    setup_lines, shadow,
+};
 use protocol_support::Engine;
 
 fn dots(n: usize) -> String {
@@ -83,40 +87,42 @@ fn expected_micro() -> Vec<String> {
     v
 }
 
+/// Immune Chess mirrored: the Invaders are XBoard's White (`I`, at the bottom, to move), the
+/// immune cells XBoard's Black (lower case, at the top).
 fn expected_immune() -> Vec<String> {
-    let w = half(&[
-        (4, 'C'),
-        (8, 'M'),
-        (3, 'H'),
-        (25, 'B'),
-        (11, 'T'),
-        (9, 'A'),
-        (6, 'E'),
-        (10, 'N'),
-        (7, 'S'),
-        (5, 'O'),
-        (30, 'D'),
-        (14, 'L'),
+    let w = half(&[(26, 'I')]);
+    let b = half(&[
+        (4, 'c'),
+        (8, 'm'),
+        (3, 'h'),
+        (25, 'b'),
+        (11, 't'),
+        (9, 'a'),
+        (6, 'e'),
+        (10, 'n'),
+        (7, 's'),
+        (5, 'o'),
+        (30, 'd'),
+        (14, 'l'),
     ]);
-    let b = half(&[(26, 'i')]);
     let mut v = vec![format!(
-        "setup ({w}{b}) 10x10+0_fairy iiiiiiiiii/iiiiiiiiii/iiiiiiiiii/iiiiiiiiii/iiiiiiiiii/\
-         iiiiiiiiii/10/iiiiiiiiii/AENHOOHNEA/BTLMCDSLTB b - - 0 1"
+        "setup ({w}{b}) 10x10+0_fairy btlmcdsltb/aenhoohnea/IIIIIIIIII/10/IIIIIIIIII/\
+         IIIIIIIIII/IIIIIIIIII/IIIIIIIIII/IIIIIIIIII/IIIIIIIIII w - - 0 1"
     )];
     for l in [
-        "piece C mQ",
-        "piece M Q2",
-        "piece H mR2",
-        "piece B cfR",
-        "piece T mfbWcfRcfB",
-        "piece A W",
-        "piece E W",
-        "piece N W",
-        "piece S Q3",
-        "piece O K",
-        "piece D Q2",
-        "piece L R2",
-        "piece i W",
+        "piece I W",
+        "piece c mQ",
+        "piece m Q2",
+        "piece h mR2",
+        "piece b cfR",
+        "piece t mfbWcfRcfB",
+        "piece a W",
+        "piece e W",
+        "piece n W",
+        "piece s Q3",
+        "piece o K",
+        "piece d Q2",
+        "piece l R2",
     ] {
         v.push(l.into());
     }
@@ -235,13 +241,14 @@ fn micro_round_trip_rank_offset_off_and_on() {
 #[test]
 fn xboard_spellings() {
     let d1 = Dialect::XBOARD;
-    // Immune on 10 ranks: zero-based, a shot out and back.
+    // Immune on 10 ranks: zero-based and mirrored (our e1 is XBoard's e9), a shot out and back.
     let im = VariantKind::Immune
         .from_fen("10/10/4i5/10/10/10/10/10/10/4B5 w - 0 1")
         .unwrap();
     let d0 = dialect(&im, 0);
-    let shot = parse_move(&im, "e0e7,e7e0", d0).unwrap();
-    assert_eq!(move_text(&im, shot, d0), "e0e7,e7e0");
+    let shot = parse_move(&im, "e9e2,e2e9", d0).unwrap();
+    assert_eq!(move_text(&im, shot, d0), "e9e2,e2e9");
+    assert_eq!(im.move_text(shot, d0), "e0e7,e7e0");
     // Recursion en passant: two legs over the victim.
     let rc = VariantKind::Recursion.startpos();
     let mut rc = rc;
@@ -279,7 +286,7 @@ fn bad_usermoves_are_illegal() {
     for (name, bad) in [
         ("recursion", ["e7e5", "i2i4", "@@@@"]),
         ("microorganism", ["a1a9", "V@g5", "h1h2"]),
-        ("immune", ["e1e2", "e9e8,e8e9", "a0a5"]),
+        ("immune", ["e2e4", "e9e8,e8e9", "a7a5"]),
     ] {
         let mut e = Engine::start();
         e.send("xboard");
@@ -294,4 +301,292 @@ fn bad_usermoves_are_illegal() {
         }
         e.finish();
     }
+}
+
+/// Immune under XBoard: every legal move of random playouts is XBoard's mirror image of the
+/// rules' zero-based text, reads back both ways, and the shadow of XBoard's board (which
+/// applies the texts as XBoard does) stays the mirrored real board, except after the Dendritic
+/// cell's 10th capture (documented: XBoard keeps showing it).
+#[test]
+fn immune_mirror_round_trip_and_shadow() {
+    let mut rng = Rng(77);
+    let mut moves = 0;
+    for _ in 0..8 {
+        let mut pos: AnyPos = VariantKind::Immune.startpos();
+        let d = dialect(&pos, 0);
+        let g = cellmate::core::Geometry {
+            width: 10,
+            height: 10,
+        };
+        let mut sh = shadow(&pos, d).expect("a shadow for immune");
+        for _ in 0..300 {
+            if pos.outcome().is_some() {
+                break;
+            }
+            let list = pos.legal_moves();
+            let side = if pos.side_to_move() == Color::Black {
+                Color::White
+            } else {
+                Color::Black
+            };
+            for &m in &list {
+                let xb = move_text(&pos, m, d);
+                let own = pos.move_text(m, d);
+                assert_eq!(xb, mirror_text(g, &own, d.rank_base));
+                assert_eq!(mirror_text(g, &xb, d.rank_base), own);
+                assert_eq!(parse_move(&pos, &xb, d), Ok(m), "{xb} in {}", pos.fen());
+                // XBoard's side to move (the Invaders are its White) owns the square moved from.
+                assert!(sh.accepts(&xb, side), "{xb} refused in {}", sh.placement());
+                moves += 1;
+            }
+            let m = list[(rng.next() % list.len() as u64) as usize];
+            let xb = move_text(&pos, m, d);
+            let last = matches!(&pos, AnyPos::Immune(p) if p.is_last_capture(m));
+            pos.make_move(m);
+            sh.apply(&xb);
+            if last {
+                sh = shadow(&pos, d).unwrap();
+            }
+            let setup = &setup_lines(&pos).unwrap()[0];
+            assert_eq!(
+                sh.placement(),
+                setup.split(' ').nth(3).unwrap(),
+                "after {xb}"
+            );
+        }
+    }
+    assert!(moves > 3000, "{moves}");
+}
+
+#[test]
+fn immune_first_moves_and_fens_are_mirrored() {
+    let pos = VariantKind::Immune.startpos();
+    let d = dialect(&pos, 0);
+    // The Invaders' first move a5a4 (a4a3 zero-based) is XBoard's White a5a6.
+    let m = pos.parse_move("a4a3", d).unwrap();
+    assert_eq!(move_text(&pos, m, d), "a5a6");
+    assert_eq!(parse_move(&pos, "a5a6", d), Ok(m));
+    // XBoard's setboard FEN (White to move, Invaders upper case at the bottom) reads back.
+    let xb = "btlmcdsltb/aenhoohnea/10/10/10/10/10/IIIIIIIIII/IIIIIIIIII/IIIIIIIIII w - - 0 1";
+    let ours = fen_from_xboard(VariantKind::Immune, xb);
+    assert_eq!(
+        ours,
+        "iiiiiiiiii/iiiiiiiiii/iiiiiiiiii/10/10/10/10/10/AENHOOHNEA/BTLMCDSLTB b - - 0 1"
+    );
+    assert_eq!(
+        VariantKind::Immune.from_fen(&ours).unwrap().fen(),
+        "iiiiiiiiii/iiiiiiiiii/iiiiiiiiii/10/10/10/10/10/AENHOOHNEA/BTLMCDSLTB b - 0 1"
+    );
+    // Other variants are not mirrored.
+    assert_eq!(fen_from_xboard(VariantKind::Microorganism, xb), xb);
+}
+
+#[test]
+fn immune_result_claims_are_swapped() {
+    let white = Outcome::Win {
+        winner: Color::White,
+        reason: "White destroyed every Invader".into(),
+    };
+    let black = Outcome::Win {
+        winner: Color::Black,
+        reason: "White has no piece left that can capture".into(),
+    };
+    let draw = Outcome::draw("Threefold repetition");
+    assert_eq!(
+        claim(VariantKind::Immune, &white),
+        "0-1 {Black destroyed every Invader}"
+    );
+    assert_eq!(
+        claim(VariantKind::Immune, &black),
+        "1-0 {Black has no piece left that can capture}"
+    );
+    assert_eq!(
+        claim(VariantKind::Immune, &draw),
+        "1/2-1/2 {Threefold repetition}"
+    );
+    assert_eq!(
+        claim(VariantKind::Microorganism, &black),
+        "0-1 {White has no piece left that can capture}"
+    );
+}
+
+/// The engine under XBoard in Immune: moves and setboard in XBoard's mirrored terms, its own
+/// winning move and claim too (the Invaders, XBoard's White, win: `1-0`).
+#[test]
+fn immune_engine_speaks_mirrored() {
+    let mut e = Engine::start();
+    e.send("xboard");
+    e.send("protover 2");
+    e.read_until(|l| l == "feature done=1");
+    e.send("variant immune");
+    e.send("force");
+    e.send("usermove a5a6");
+    e.send("ping 1");
+    let got = e.read_until(|l| l == "pong 1");
+    assert!(!got.iter().any(|l| l.starts_with("Illegal")), "{got:?}");
+    assert!(e
+        .xb_fen()
+        .starts_with("iiiiiiiiii/iiiiiiiiii/iiiiiiiiii/iiiiiiiiii/iiiiiiiiii/1iiiiiiiii/i9/"));
+    // XBoard's White (an Invader) on e4 takes the immune cells' last capturing piece on e5.
+    e.send("setboard I9/10/10/10/4b5/4I5/10/10/10/10 w - - 0 1");
+    e.send("sd 3");
+    e.send("go");
+    let got = e.read_until(|l| l.starts_with("1-0") || l.starts_with("0-1"));
+    assert!(got.contains(&"move e4e5".to_string()), "{got:?}");
+    assert_eq!(
+        got.last().unwrap(),
+        "1-0 {Black has no piece left that can capture}"
+    );
+    e.finish();
+}
+
+/// Plays texts in the XBoard dialect on a position and on the shadow, as the engine does.
+fn play_xb(
+    pos: &mut AnyPos,
+    sh: &mut cellmate::protocol::xbshadow::Shadow,
+    text: &str,
+    d: Dialect,
+) {
+    let m = parse_move(pos, text, d).unwrap_or_else(|e| panic!("{text}: {e:?} in {}", pos.fen()));
+    sh.apply(&applied_text(pos, m, text, d));
+    pos.make_move(m);
+}
+
+/// A White Virus infects a Black pawn; when the hatch is due XBoard is told `XYv` and shows
+/// the new Virus on Y but nothing on X, where the Virus really is back. From then on the engine
+/// does not choose a move from X (XBoard would refuse it) while it has another move.
+const MICRO_INFECT: &str = "15n/16/16/16/16/16/16/16/16/16/16/6p9/6V9/16/16/N15 w - 0 1 -";
+
+fn micro_after_hatch() -> (
+    AnyPos,
+    cellmate::protocol::xbshadow::Shadow,
+    Dialect,
+    String,
+) {
+    let mut pos = VariantKind::Microorganism.from_fen(MICRO_INFECT).unwrap();
+    let d = dialect(&pos, 1);
+    let mut sh = shadow(&pos, d).unwrap();
+    play_xb(&mut pos, &mut sh, "g3g4", d); // the infection (zero-based ranks)
+    let mut hatch = None;
+    for ply in 0..20 {
+        let list = pos.legal_moves();
+        if let Some(&h) = list.iter().find(|m| m.kind() == MoveKind::Hatch) {
+            hatch = Some(h);
+            break;
+        }
+        // Neurons shuffle while the infection ripens.
+        let t = match (pos.side_to_move(), ply % 4 < 2) {
+            (Color::White, true) => "a0b0",
+            (Color::White, false) => "b0a0",
+            (Color::Black, true) => "p15o15",
+            (Color::Black, false) => "o15p15",
+        };
+        play_xb(&mut pos, &mut sh, t, d);
+    }
+    let h = hatch.expect("a due hatch");
+    let text = move_text(&pos, h, d);
+    assert_eq!(&text[..2], "g4", "{text}");
+    assert!(text.ends_with('v'), "{text}");
+    play_xb(&mut pos, &mut sh, &text, d);
+    // XBoard's board: nothing on g4, a White Virus on the new square; really a Virus on both.
+    assert_eq!(sh.at(6, 4), None);
+    let AnyPos::Microorganism(p) = &pos else {
+        unreachable!()
+    };
+    assert!(!p.cell(cellmate::core::Square(4 * 16 + 6)).is_empty());
+    let reply = if pos
+        .legal_moves()
+        .iter()
+        .any(|&m| move_text(&pos, m, d) == "p15o15")
+    {
+        "p15o15"
+    } else {
+        "o15p15"
+    };
+    play_xb(&mut pos, &mut sh, reply, d);
+    (pos, sh, d, text)
+}
+
+#[test]
+fn micro_shadow_avoids_the_piece_xboard_lost() {
+    let (pos, sh, d, _) = micro_after_hatch();
+    let legal = pos.legal_moves();
+    let from_g4: Vec<_> = legal
+        .iter()
+        .filter(|m| m.from() == cellmate::core::Square(4 * 16 + 6))
+        .collect();
+    assert!(!from_g4.is_empty(), "the Virus on g4 can move");
+    for m in &from_g4 {
+        assert!(!sh.accepts(&move_text(&pos, **m, d), Color::White));
+    }
+    let safe = safe_moves(&pos, d, Some(&sh));
+    assert!(!safe.is_empty());
+    assert!(safe
+        .iter()
+        .all(|m| m.from() != cellmate::core::Square(4 * 16 + 6)));
+    // Without the shadow the moves from g4 would be candidates.
+    assert!(safe_moves(&pos, d, None)
+        .iter()
+        .any(|m| m.from() == cellmate::core::Square(4 * 16 + 6)));
+}
+
+/// The same through the engine: after the moves, `go` never gives a move from g4.
+#[test]
+fn micro_engine_avoids_the_piece_xboard_lost() {
+    let (_, _, _, hatch) = micro_after_hatch();
+    let mut e = Engine::start();
+    e.send("xboard");
+    e.send("protover 2");
+    e.read_until(|l| l == "feature done=1");
+    e.send("variant microorganism");
+    e.send("option Rank Offset=1");
+    e.send("force");
+    e.send(&format!("setboard {MICRO_INFECT}"));
+    // Replay the same game: infection, Neuron shuffles, the hatch, Black's reply.
+    let mut pos = VariantKind::Microorganism.from_fen(MICRO_INFECT).unwrap();
+    let d = dialect(&pos, 1);
+    let mut sh = shadow(&pos, d).unwrap();
+    let mut texts = vec!["g3g4".to_string()];
+    play_xb(&mut pos, &mut sh, "g3g4", d);
+    let mut ply = 0;
+    while !pos
+        .legal_moves()
+        .iter()
+        .any(|m| m.kind() == MoveKind::Hatch)
+    {
+        let t = match (pos.side_to_move(), ply % 4 < 2) {
+            (Color::White, true) => "a0b0",
+            (Color::White, false) => "b0a0",
+            (Color::Black, true) => "p15o15",
+            (Color::Black, false) => "o15p15",
+        };
+        texts.push(t.into());
+        play_xb(&mut pos, &mut sh, t, d);
+        ply += 1;
+    }
+    texts.push(hatch.clone());
+    play_xb(&mut pos, &mut sh, &hatch, d);
+    let reply = if pos
+        .legal_moves()
+        .iter()
+        .any(|&m| move_text(&pos, m, d) == "p15o15")
+    {
+        "p15o15"
+    } else {
+        "o15p15"
+    };
+    texts.push(reply.into());
+    for t in &texts {
+        e.send(&format!("usermove {t}"));
+    }
+    e.send("sd 4");
+    e.send("go");
+    let got = e.read_until(|l| l.starts_with("move "));
+    assert!(!got.iter().any(|l| l.starts_with("Illegal")), "{got:?}");
+    let mv = got.last().unwrap()["move ".len()..].to_string();
+    assert!(
+        !mv.starts_with("g4"),
+        "{mv} moves the piece XBoard does not show"
+    );
+    e.finish();
 }

@@ -64,6 +64,11 @@ pub fn uci_info<V: Variant>(root: &V, info: &Info) -> String {
 /// XBoard thinking output: `DEPTH SCORE TIME_CS NODES PV`.
 pub fn xboard_thinking<V: Variant>(root: &V, info: &Info) -> String {
     let pv = pv_texts(root, &info.pv, Dialect::XBOARD);
+    xboard_thinking_line(info, &pv)
+}
+
+/// XBoard thinking output with the PV already spelled.
+pub fn xboard_thinking_line(info: &Info, pv: &[String]) -> String {
     format!(
         "{} {} {} {} {}",
         info.depth,

@@ -17,6 +17,7 @@ pub mod options;
 pub mod searcher;
 pub mod uci;
 pub mod xboard;
+pub mod xbshadow;
 pub mod xbvariant;
 
 use std::io::Write;

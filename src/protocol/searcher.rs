@@ -28,17 +28,22 @@ pub const SEARCH_STACK: usize = 64 << 20;
 pub enum InfoSink {
     /// `info …` lines.
     Uci,
-    /// Thinking lines, while `post` is on (it may change during the search).
-    Xboard { post: Arc<AtomicBool> },
+    /// Thinking lines, while `post` is on (it may change during the search), PV moves in
+    /// XBoard's spelling of the variant (`xbvariant`).
+    Xboard {
+        post: Arc<AtomicBool>,
+        rank_offset: u8,
+    },
 }
 
 impl InfoSink {
-    fn line<V: Variant>(&self, root: &V, info: &Info) -> Option<String> {
+    fn line<V: Variant>(&self, any: &AnyPos, root: &V, info: &Info) -> Option<String> {
         match self {
             InfoSink::Uci => Some(format::uci_info(root, info)),
-            InfoSink::Xboard { post } => post
-                .load(Ordering::Relaxed)
-                .then(|| format::xboard_thinking(root, info)),
+            InfoSink::Xboard { post, rank_offset } => post.load(Ordering::Relaxed).then(|| {
+                let pv = super::xbvariant::pv_texts(any, &info.pv, *rank_offset);
+                format::xboard_thinking_line(info, &pv)
+            }),
         }
     }
 }
@@ -200,7 +205,7 @@ impl Searcher {
                                 pr.depth = info.depth;
                                 pr.nodes = info.nodes;
                             }
-                            if let Some(line) = sink.line(p, info) {
+                            if let Some(line) = sink.line(&pos, p, info) {
                                 out.line(&line);
                             }
                         };

@@ -25,6 +25,7 @@ use tokio::sync::mpsc::UnboundedSender;
 use super::game::{Game, VariantKind};
 use super::options::{self, Effect, Settings};
 use super::searcher::{Finished, InfoSink, Searcher};
+use super::xbshadow::Shadow;
 use super::xbvariant;
 use super::{engine_name, Flow, Output};
 use crate::core::{Color, Dialect, Move, MoveError};
@@ -145,6 +146,10 @@ pub struct Xboard {
     /// `ping` numbers received while thinking on our move: CECP says the `pong` must follow
     /// the move (or the end of thinking, after `force`/`result`/`new`).
     pongs: Vec<String>,
+    /// XBoard's own board, for the variants it cannot show exactly (`xbshadow`), and its
+    /// state before each move of the game (for `undo`).
+    shadow: Option<Shadow>,
+    shadows: Vec<Option<Shadow>>,
 }
 
 impl Xboard {
@@ -166,6 +171,8 @@ impl Xboard {
             task: None,
             held: None,
             pongs: Vec::new(),
+            shadow: None,
+            shadows: Vec::new(),
         }
     }
 
@@ -181,6 +188,7 @@ impl Xboard {
     fn sink(&self) -> InfoSink {
         InfoSink::Xboard {
             post: Arc::clone(&self.post),
+            rank_offset: self.settings.rank_offset,
         }
     }
 
@@ -206,6 +214,7 @@ impl Xboard {
                     self.game = Game::new(kind);
                     self.game_over = false;
                     self.send_setup();
+                    self.reset_shadow();
                     self.after_reset();
                 }
                 None => self.error("unsupported variant", line),
@@ -235,8 +244,8 @@ impl Xboard {
                 self.force = false;
                 self.engine_side = !self.game.side_to_move();
             }
-            "white" => self.engine_side = Color::Black,
-            "black" => self.engine_side = Color::White,
+            "white" => self.engine_side = xbvariant::xb_color(self.game.kind(), Color::Black),
+            "black" => self.engine_side = xbvariant::xb_color(self.game.kind(), Color::White),
             "level" => match parse_level(&args) {
                 Some((mps, base, inc)) => {
                     self.clock.mps = mps;
@@ -288,11 +297,15 @@ impl Xboard {
                 self.discard();
                 self.game_over = true;
             }
-            "setboard" => match Game::from_fen(self.game.kind(), rest) {
+            "setboard" => match Game::from_fen(
+                self.game.kind(),
+                &xbvariant::fen_from_xboard(self.game.kind(), rest),
+            ) {
                 Ok(g) => {
                     self.discard();
                     self.game = g;
                     self.game_over = false;
+                    self.reset_shadow();
                     self.after_reset();
                 }
                 Err(e) => self.error(&format!("bad FEN: {e}"), line),
@@ -365,6 +378,26 @@ impl Xboard {
         xbvariant::dialect(self.game.pos(), self.settings.rank_offset)
     }
 
+    /// Starts the shadow of XBoard's board afresh from the current position.
+    fn reset_shadow(&mut self) {
+        self.shadow = xbvariant::shadow(self.game.pos(), self.dialect());
+        self.shadows.clear();
+    }
+
+    /// Plays a legal move on the game and, as `text` (the spelling XBoard applied), on the
+    /// shadow of XBoard's board.
+    fn play(&mut self, m: Move, text: &str) -> bool {
+        let before = self.shadow.clone();
+        if !self.game.make(m) {
+            return false;
+        }
+        if let Some(s) = self.shadow.as_mut() {
+            s.apply(text);
+        }
+        self.shadows.push(before);
+        true
+    }
+
     /// Tells XBoard the board, pieces and start position of an engine-defined variant.
     fn send_setup(&self) {
         if let Some(lines) = xbvariant::setup_lines(self.game.pos()) {
@@ -402,6 +435,7 @@ impl Xboard {
                 self.discard();
                 self.game = Game::new(self.settings.variant);
                 self.game_over = false;
+                self.reset_shadow();
                 self.after_reset();
             }
             Err(e) => self.error(&e.to_string(), line),
@@ -420,6 +454,7 @@ impl Xboard {
         self.clock.time_ms = None;
         self.clock.otim_ms = None;
         self.searcher.clear_hash();
+        self.reset_shadow();
         self.after_reset();
     }
 
@@ -437,6 +472,9 @@ impl Xboard {
         self.discard();
         for _ in 0..plies {
             self.game.undo();
+            if let Some(s) = self.shadows.pop() {
+                self.shadow = s;
+            }
         }
         self.game_over = false;
         self.after_reset();
@@ -462,7 +500,7 @@ impl Xboard {
             Some(o) => {
                 self.game_over = true;
                 if !self.analyze {
-                    self.out.line(&format!("{} {{{}}}", o.score(), o.reason()));
+                    self.out.line(&xbvariant::claim(self.game.kind(), &o));
                 }
                 true
             }
@@ -486,7 +524,7 @@ impl Xboard {
         let mut limits =
             self.clock
                 .limits(&self.game, self.engine_side, self.settings.move_overhead);
-        let safe = xbvariant::safe_moves(self.game.pos(), self.dialect());
+        let safe = xbvariant::safe_moves(self.game.pos(), self.dialect(), self.shadow.as_ref());
         if safe.len() < self.game.pos().legal_moves().len() {
             limits.searchmoves = safe;
         }
@@ -518,6 +556,10 @@ impl Xboard {
         if !root.is_legal(predicted) {
             return;
         }
+        let mut shadow = self.shadow.clone();
+        if let Some(s) = shadow.as_mut() {
+            s.apply(&xbvariant::move_text(&root, predicted, self.dialect()));
+        }
         root.make_move(predicted);
         if root.outcome().is_some() {
             return;
@@ -534,7 +576,7 @@ impl Xboard {
             };
         }
         let d = xbvariant::dialect(&root, self.settings.rank_offset);
-        let safe = xbvariant::safe_moves(&root, d);
+        let safe = xbvariant::safe_moves(&root, d, shadow.as_ref());
         if safe.len() < root.legal_moves().len() {
             limits.searchmoves = safe;
         }
@@ -552,13 +594,15 @@ impl Xboard {
                 return self.out.line(&format!("Illegal move (not a move): {text}"))
             }
         };
+        // XBoard applied the move to its board as sent to it (a garbled relay is ours).
+        let applied = xbvariant::applied_text(self.game.pos(), m, text, self.dialect());
         if self.analyze {
-            self.game.make(m);
+            self.play(m, &applied);
             return self.start_analysis();
         }
         match self.task {
             Some(Task::Ponder { predicted }) if predicted == m => {
-                self.game.make(m);
+                self.play(m, &applied);
                 if self.claim_if_over() {
                     return self.discard();
                 }
@@ -582,7 +626,7 @@ impl Xboard {
             Some(_) => self.discard(),
             None => {}
         }
-        self.game.make(m);
+        self.play(m, &applied);
         if self.claim_if_over() {
             return;
         }
@@ -620,7 +664,7 @@ impl Xboard {
             return;
         };
         let text = xbvariant::move_text(self.game.pos(), best, self.dialect());
-        if !self.game.make(best) {
+        if !self.play(best, &text) {
             log::error!("engine move {text} refused by the game");
             return;
         }

@@ -4,12 +4,22 @@
 //! - the XBoard dialect per position: ranks from 0 on 10-rank boards (XBoard numbers them 0..9)
 //!   and, with the `Rank Offset` option, on boards of more ranks (XBoard's `-rankOffset 1`);
 //! - the XBoard-only spellings of moves XBoard cannot apply as the rules write them, and the
-//!   reading of those spellings (also as XBoard garbles them when it relays them).
+//!   reading of those spellings (also as XBoard garbles them when it relays them);
+//! - Immune Chess mirrored: XBoard starts every game with White to move, whatever the `setup`
+//!   FEN says, but the Invaders (Black) move first (IM-3). So XBoard is shown the Invaders as
+//!   its White at the bottom and the immune cells as its Black at the top: colours swapped,
+//!   the board flipped vertically (our rank r is XBoard's rank H-1-r), every move text, FEN and
+//!   result claim translated both ways ([`mirrored`]);
+//! - which moves XBoard can follow from its own board (a [`Shadow`] of it), for choosing the
+//!   engine's move under XBoard ([`safe_moves`]).
 //!
 //! The rules rooms keep their own spelling, which UCI uses unchanged.
 
 use super::game::{AnyPos, VariantKind};
-use crate::core::{Color, Dialect, Geometry, Move, MoveError, MoveKind, RankBase, Square, Variant};
+use super::xbshadow::Shadow;
+use crate::core::{
+    Color, Dialect, Geometry, Move, MoveError, MoveKind, Outcome, RankBase, Square, Variant,
+};
 use crate::variants::micro::{self, Micro};
 
 /// XBoard's internal piece types per colour (`WhitePawn` … `WhiteKing` in 4.9.1).
@@ -81,6 +91,123 @@ const IMMUNE: Profile = Profile {
     ],
 };
 
+/// Whether XBoard is shown the variant mirrored: colours swapped and the board flipped
+/// vertically (Immune Chess, whose Black moves first).
+pub fn mirrored(kind: VariantKind) -> bool {
+    kind == VariantKind::Immune
+}
+
+/// The colour XBoard gives a side of ours.
+pub fn xb_color(kind: VariantKind, c: Color) -> Color {
+    if mirrored(kind) {
+        !c
+    } else {
+        c
+    }
+}
+
+type PieceRow = (usize, char, char, &'static str, &'static str);
+
+/// The profile's pieces as XBoard is told them: with the colours swapped when mirrored.
+fn xb_pieces(p: &Profile, mirror: bool) -> Vec<PieceRow> {
+    p.pieces
+        .iter()
+        .map(|&(slot, w, b, wb, bb)| {
+            if mirror {
+                (slot, b.to_ascii_uppercase(), w.to_ascii_lowercase(), bb, wb)
+            } else {
+                (slot, w, b, wb, bb)
+            }
+        })
+        .collect()
+}
+
+fn flip(g: Geometry, sq: Square) -> Square {
+    Square((g.height - 1 - g.rank(sq)) * g.width + g.file(sq))
+}
+
+/// Every square name in `text` replaced by its mirror image (our rank r is XBoard's H-1-r);
+/// the other characters are kept. Its own inverse.
+pub fn mirror_text(g: Geometry, text: &str, base: RankBase) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut i = 0;
+    while i < text.len() {
+        let rest = &text[i..];
+        if rest.as_bytes()[0].is_ascii_lowercase() {
+            if let Some((sq, n)) = g.parse_square(rest, base) {
+                out.push_str(&g.name(flip(g, sq), base));
+                i += n;
+                continue;
+            }
+        }
+        let c = rest.chars().next().unwrap_or(' ');
+        out.push(c);
+        i += c.len_utf8();
+    }
+    out
+}
+
+/// A FEN placement upside down with the colours swapped.
+fn mirror_placement(placement: &str) -> String {
+    placement
+        .split('/')
+        .rev()
+        .map(|r| {
+            r.chars()
+                .map(|c| {
+                    if c.is_ascii_uppercase() {
+                        c.to_ascii_lowercase()
+                    } else {
+                        c.to_ascii_uppercase()
+                    }
+                })
+                .collect::<String>()
+        })
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+/// A FEN sent by XBoard (`setboard`) as the rules read it: un-mirrored (placement flipped,
+/// colours and side to move swapped) for a mirrored variant, unchanged otherwise.
+pub fn fen_from_xboard(kind: VariantKind, fen: &str) -> String {
+    if !mirrored(kind) {
+        return fen.to_string();
+    }
+    let mut fields: Vec<String> = fen.split_whitespace().map(str::to_string).collect();
+    if let Some(p) = fields.first_mut() {
+        *p = mirror_placement(p);
+    }
+    if let Some(side) = fields.get_mut(1) {
+        *side = match side.as_str() {
+            "w" => "b".into(),
+            "b" => "w".into(),
+            other => other.into(),
+        };
+    }
+    fields.join(" ")
+}
+
+/// `White` and `Black` swapped in a text.
+fn swap_color_words(text: &str) -> String {
+    text.replace("White", "\u{1}")
+        .replace("Black", "White")
+        .replace("\u{1}", "Black")
+}
+
+/// The result claim XBoard gets for a game end: `1-0 {White mates}`; for a mirrored variant
+/// with the score and the colour names swapped, as XBoard shows the sides.
+pub fn claim(kind: VariantKind, o: &Outcome) -> String {
+    if !mirrored(kind) {
+        return format!("{} {{{}}}", o.score(), o.reason());
+    }
+    let score = match o.score() {
+        "1-0" => "0-1",
+        "0-1" => "1-0",
+        s => s,
+    };
+    format!("{score} {{{}}}", swap_color_words(o.reason()))
+}
+
 fn profile(kind: VariantKind) -> Option<&'static Profile> {
     match kind {
         VariantKind::Chess => None,
@@ -111,51 +238,60 @@ pub fn dialect(pos: &AnyPos, rank_offset: u8) -> Dialect {
 }
 
 /// The piece-to-char table: 66 slots per colour, `.` for unused, the king slot last.
-fn table(p: &Profile) -> String {
+fn table(pieces: &[PieceRow]) -> String {
     let mut white = ['.'; SLOTS];
     let mut black = ['.'; SLOTS];
-    for &(slot, w, b, _, _) in p.pieces {
+    for &(slot, w, b, _, _) in pieces {
         white[slot] = w;
         black[slot] = b;
     }
     white.iter().chain(black.iter()).collect()
 }
 
+/// The placement as XBoard is shown it (mirrored for a mirrored variant).
+fn xboard_placement(pos: &AnyPos) -> String {
+    let fen = pos.fen();
+    let placement = fen.split_whitespace().next().unwrap_or("").to_string();
+    if mirrored(pos.kind()) {
+        mirror_placement(&placement)
+    } else {
+        placement
+    }
+}
+
 /// The FEN XBoard reads: placement, side, castling `-`, en passant `-`, counters `0 1`.
 fn xboard_fen(pos: &AnyPos) -> String {
-    let fen = pos.fen();
-    let mut f = fen.split_whitespace();
-    let placement = f.next().unwrap_or("");
-    let side = if pos.side_to_move() == Color::White {
+    let side = if xb_color(pos.kind(), pos.side_to_move()) == Color::White {
         'w'
     } else {
         'b'
     };
-    format!("{placement} {side} - - 0 1")
+    format!("{} {side} - - 0 1", xboard_placement(pos))
 }
 
 /// The lines that define the position's variant in XBoard (`None` for chess, which XBoard
 /// knows as `normal`).
 pub fn setup_lines(pos: &AnyPos) -> Option<Vec<String>> {
     let p = profile(pos.kind())?;
+    let pieces = xb_pieces(p, mirrored(pos.kind()));
     let g = geometry(pos);
     let mut lines = vec![format!(
         "setup ({}) {}x{}+0_{} {}",
-        table(p),
+        table(&pieces),
         g.width,
         g.height,
         p.parent,
         xboard_fen(pos)
     )];
     // `X&`: the same moves for both colours; otherwise one line per colour.
-    for &(_, w, b, wb, bb) in p.pieces {
+    for &(_, w, b, wb, bb) in &pieces {
         if w != '.' && b != '.' && wb == bb {
             lines.push(format!("piece {w}& {wb}"));
         } else if w != '.' {
             lines.push(format!("piece {w} {wb}"));
         }
     }
-    for &(_, w, b, wb, bb) in p.pieces {
+    for &(_, w, b, wb, bb) in &pieces {
         if b != '.' && !(w != '.' && wb == bb) {
             lines.push(format!("piece {b} {bb}"));
         }
@@ -278,6 +414,16 @@ fn out_and_back_to(g: Geometry, from: Square, via: Square, to: Square, d: Dialec
 
 /// The XBoard spelling of a legal move and whether XBoard's board stays right after it.
 pub fn move_text_safe(pos: &AnyPos, m: Move, d: Dialect) -> (String, bool) {
+    let (text, safe) = own_text_safe(pos, m, d);
+    if mirrored(pos.kind()) {
+        (mirror_text(geometry(pos), &text, d.rank_base), safe)
+    } else {
+        (text, safe)
+    }
+}
+
+/// [`move_text_safe`] before mirroring.
+fn own_text_safe(pos: &AnyPos, m: Move, d: Dialect) -> (String, bool) {
     match pos {
         AnyPos::Recursion(p) if m.kind() == MoveKind::EnPassant => {
             let g = p.geometry();
@@ -294,19 +440,79 @@ pub fn move_text(pos: &AnyPos, m: Move, d: Dialect) -> String {
     move_text_safe(pos, m, d).0
 }
 
-/// The legal moves whose XBoard spelling keeps XBoard's board right; all of them when none do.
-pub fn safe_moves(pos: &AnyPos, d: Dialect) -> Vec<Move> {
-    let all = pos.legal_moves();
-    let safe: Vec<Move> = all
-        .iter()
-        .copied()
-        .filter(|&m| move_text_safe(pos, m, d).1)
-        .collect();
-    if safe.is_empty() {
-        all.to_vec()
-    } else {
-        safe
+/// The XBoard spelling of a move before mirroring.
+fn own_text(pos: &AnyPos, m: Move, d: Dialect) -> String {
+    own_text_safe(pos, m, d).0
+}
+
+/// A shadow of XBoard's board in the position (XBoard's view: mirrored for a mirrored
+/// variant), for the variants XBoard hosts with the `fairy` parent (Microorganism, Immune).
+pub fn shadow(pos: &AnyPos, d: Dialect) -> Option<Shadow> {
+    let p = profile(pos.kind())?;
+    if p.parent != "fairy" {
+        return None;
     }
+    let pieces = xb_pieces(p, mirrored(pos.kind()));
+    let upper = |v: Vec<char>| -> Vec<char> {
+        v.into_iter()
+            .filter(|&c| c != '.')
+            .map(|c| c.to_ascii_uppercase())
+            .collect()
+    };
+    let letters = [
+        upper(pieces.iter().map(|r| r.1).collect()),
+        upper(pieces.iter().map(|r| r.2).collect()),
+    ];
+    let slot = |s: usize| {
+        pieces
+            .iter()
+            .find(|r| r.0 == s)
+            .map(|r| if r.1 != '.' { r.1 } else { r.2 }.to_ascii_uppercase())
+    };
+    Shadow::new(
+        geometry(pos),
+        d.rank_base,
+        &xboard_placement(pos),
+        letters,
+        slot(0),
+        slot(KING_SLOT),
+    )
+}
+
+/// The legal moves to choose from under XBoard: those XBoard can follow from its board (per
+/// the shadow, when there is one: a piece of ours on the square moved from) and whose spelling
+/// keeps XBoard's board right; failing that, those XBoard can follow; failing that, all.
+pub fn safe_moves(pos: &AnyPos, d: Dialect, shadow: Option<&Shadow>) -> Vec<Move> {
+    let all = pos.legal_moves();
+    let side = xb_color(pos.kind(), pos.side_to_move());
+    let followable: Vec<(Move, bool)> = all
+        .iter()
+        .map(|&m| (m, move_text_safe(pos, m, d)))
+        .filter(|(_, (t, _))| shadow.is_none_or(|s| s.accepts(t, side)))
+        .map(|(m, (_, safe))| (m, safe))
+        .collect();
+    let safe: Vec<Move> = followable.iter().filter(|f| f.1).map(|f| f.0).collect();
+    if !safe.is_empty() {
+        safe
+    } else if !followable.is_empty() {
+        followable.into_iter().map(|f| f.0).collect()
+    } else {
+        all.to_vec()
+    }
+}
+
+/// The PV's moves in XBoard's spelling, replayed from `root` (cut at the first illegal one).
+pub fn pv_texts(root: &AnyPos, pv: &[Move], rank_offset: u8) -> Vec<String> {
+    let mut pos = root.clone();
+    let mut out = Vec::with_capacity(pv.len());
+    for &m in pv {
+        if !pos.is_legal(m) {
+            break;
+        }
+        out.push(move_text(&pos, m, dialect(&pos, rank_offset)));
+        pos.make_move(m);
+    }
+    out
 }
 
 /// A two-leg move of a Black piece over an empty square comes back from XBoard 4.9.1 as
@@ -332,9 +538,16 @@ fn ungarble(text: &str, g: Geometry, d: Dialect) -> Option<String> {
 /// Reads a move sent by XBoard: its spellings first, then the rules' own.
 pub fn parse_move(pos: &AnyPos, text: &str, d: Dialect) -> Result<Move, MoveError> {
     let t = text.trim();
+    let unmirrored;
+    let t = if mirrored(pos.kind()) {
+        unmirrored = mirror_text(geometry(pos), t, d.rank_base);
+        unmirrored.as_str()
+    } else {
+        t
+    };
     let legal = pos.legal_moves();
     for &m in &legal {
-        if move_text(pos, m, d) == t {
+        if own_text(pos, m, d) == t {
             return Ok(m);
         }
     }
@@ -344,10 +557,37 @@ pub fn parse_move(pos: &AnyPos, text: &str, d: Dialect) -> Result<Move, MoveErro
                 .to_string()
         };
         for &m in &legal {
-            if strip(move_text(pos, m, d)) == plain {
+            if strip(own_text(pos, m, d)) == plain {
                 return Ok(m);
             }
         }
     }
-    pos.parse_move(t, d)
+    pos.parse_move(t, d).map_err(|e| match e {
+        MoveError::Syntax(_) => MoveError::Syntax(text.trim().to_string()),
+        MoveError::Illegal(_) => MoveError::Illegal(text.trim().to_string()),
+    })
+}
+
+/// The move text that XBoard applied to its board for a move it relayed to us as `text`
+/// (read as `m`): our own spelling of `m` when `text` is a garbled relay of it, else `text`.
+pub fn applied_text(pos: &AnyPos, m: Move, text: &str, d: Dialect) -> String {
+    let own = move_text(pos, m, d);
+    let t = text.trim();
+    if t == own {
+        return own;
+    }
+    let g = geometry(pos);
+    let plain = if mirrored(pos.kind()) {
+        ungarble(&mirror_text(g, t, d.rank_base), g, d).map(|p| mirror_text(g, &p, d.rank_base))
+    } else {
+        ungarble(t, g, d)
+    };
+    let strip = |s: &str| {
+        s.trim_end_matches(|c: char| c.is_ascii_alphabetic())
+            .to_string()
+    };
+    match plain {
+        Some(p) if strip(&own) == p => own,
+        _ => t.to_string(),
+    }
 }
