@@ -853,7 +853,7 @@ impl Variant for Chess {
             let mut digits = 0u32;
             for ch in rank_text.chars() {
                 if let Some(d) = ch.to_digit(10) {
-                    digits = digits * 10 + d;
+                    digits = digits.saturating_mul(10).saturating_add(d);
                     continue;
                 }
                 file = file.saturating_add(digits as u8);
