@@ -1162,7 +1162,7 @@ impl Variant for Chess {
             }
         }
         // Castling written as king-takes-rook (Chess960 style): accept it too.
-        if lower.len() == 4 {
+        if lower.len() == 4 && lower.is_ascii() {
             if let (Some(f), Some(t)) = (
                 Geometry::CHESS.parse_square_exact(&lower[0..2], dialect.rank_base),
                 Geometry::CHESS.parse_square_exact(&lower[2..4], dialect.rank_base),

@@ -77,3 +77,15 @@ fn long_digit_run_in_a_rank_is_refused() {
         assert!(matches!(Chess::from_fen(fen), Err(FenError::Board(_))), "{fen}");
     }
 }
+
+/// Found by tests/fuzz.rs: a four-byte move text with a multi-byte character panicked in the
+/// king-takes-rook castling reader (a slice inside a character).
+#[test]
+fn non_ascii_four_byte_move_text_is_refused() {
+    let pos = Chess::startpos();
+    for text in ["🂡", "gé1", "éb1", "e2é"] {
+        for d in [Dialect::UCI, Dialect::XBOARD] {
+            assert!(pos.parse_move(text, d).is_err(), "{text}");
+        }
+    }
+}
