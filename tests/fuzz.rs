@@ -303,6 +303,14 @@ fn run(name: &str, target: u64, inputs: u64, mut one: impl FnMut(u64, &mut Rng) 
             }
         });
     }
+    // Stops the watchdog however this run ends (a failed check unwinds through here).
+    struct Finished(Arc<AtomicU64>);
+    impl Drop for Finished {
+        fn drop(&mut self) {
+            self.0.store(1, Ordering::SeqCst);
+        }
+    }
+    let finished = Finished(finished);
     let start = Instant::now();
     let mut accepted = 0u64;
     let mut slowest = (Duration::ZERO, 0u64);
@@ -318,7 +326,7 @@ fn run(name: &str, target: u64, inputs: u64, mut one: impl FnMut(u64, &mut Rng) 
         }
         done.store(i + 1, Ordering::Relaxed);
     }
-    finished.store(1, Ordering::SeqCst);
+    drop(finished);
     let secs = start.elapsed().as_secs_f64();
     println!(
         "fuzz {name:<28} {inputs:>9} inputs {accepted:>9} accepted {secs:>8.2} s \
