@@ -74,7 +74,10 @@ fn long_digit_run_in_a_rank_is_refused() {
         "rnbqkbnr/pppppppp/99999999999999999999/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
         "4k3/8/8/8/8/8/8/4K4294967296 w - - 0 1",
     ] {
-        assert!(matches!(Chess::from_fen(fen), Err(FenError::Board(_))), "{fen}");
+        assert!(
+            matches!(Chess::from_fen(fen), Err(FenError::Board(_))),
+            "{fen}"
+        );
     }
 }
 
