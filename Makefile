@@ -3,7 +3,7 @@ CARGO ?= cargo
 BIN := target/release/cellmate
 DEPTH ?= 6
 
-.PHONY: help build run test perft bench lint fmt clean verify-xboard verify-python
+.PHONY: help build run test perft bench fuzz playouts lint fmt clean verify-xboard verify-python
 
 help:
 	@echo "build   release build of the engine ($(BIN))"
@@ -11,6 +11,8 @@ help:
 	@echo "test    the default test run (what CI runs)"
 	@echo "perft   full-depth perft suites (minutes) and the start-position speed figure"
 	@echo "bench   fixed-depth search bench: deterministic node count and nodes/s"
+	@echo "fuzz    seeded fuzzing, FUZZ_INPUTS (1,000,000) inputs per target: FEN, move text, protocol lines"
+	@echo "playouts  random playouts with per-ply checks, PLAYOUT_PLIES (10,000,000) plies over all variants"
 	@echo "lint    rustfmt check and clippy with warnings as errors"
 	@echo "verify-xboard  real XBoard under Xvfb: cellmate v Fairy-Max and Sjaak II (not CI)"
 	@echo "verify-python  python-chess drives cellmate over UCI and XBoard (not CI)"
@@ -32,6 +34,21 @@ perft: build
 
 bench: build
 	$(BIN) bench
+
+# docs/reliability.md. The long forms of tests/fuzz.rs and tests/playouts.rs, with a time
+# report per target. Fuzzing uses the test profile (opt-level 3 with overflow checks and debug
+# assertions: an overflow is a finding); the playouts use --release.
+FUZZ_INPUTS ?= 1000000
+PLAYOUT_PLIES ?= 10000000
+TEST_THREADS ?= 2
+
+fuzz:
+	FUZZ_INPUTS=$(FUZZ_INPUTS) $(CARGO) test --test fuzz -- --ignored --nocapture \
+		--test-threads $(TEST_THREADS)
+
+playouts:
+	PLAYOUT_PLIES=$(PLAYOUT_PLIES) $(CARGO) test --release --test playouts -- --ignored \
+		--nocapture --test-threads $(TEST_THREADS)
 
 lint:
 	$(CARGO) fmt --check

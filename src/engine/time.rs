@@ -58,11 +58,11 @@ impl TimeBudget {
         };
         // What may be spent without ever flagging.
         let avail = left.saturating_sub(reserved + SAFETY_MS).max(1);
-        let base = avail / moves + inc * 3 / 4;
+        let base = (avail / moves).saturating_add(inc.saturating_mul(3) / 4);
         let cap = ((avail as f64) * max_share) as u64;
-        let hard = (base * 4).min(cap).max(1);
+        let hard = base.saturating_mul(4).min(cap).max(1);
         // The next iteration takes a few times the last: stop starting them early.
-        let soft = (base * 6 / 10).min(hard).max(1);
+        let soft = (base.saturating_mul(6) / 10).min(hard).max(1);
         TimeBudget {
             soft: Some(soft),
             hard: Some(hard),
@@ -91,6 +91,18 @@ mod tests {
             moves_to_go: mtg,
             move_overhead: 30,
             ..Limits::default()
+        }
+    }
+
+    /// Found while fixing the XBoard `time` overflow: a huge increment (UCI `winc`) or clock
+    /// overflowed the budget arithmetic (a panic). Both are capped by the clock share instead.
+    #[test]
+    fn huge_clock_and_increment_do_not_overflow() {
+        for (left, inc) in [(u64::MAX, 0), (1000, i64::MAX as u64), (u64::MAX, u64::MAX)] {
+            let b = TimeBudget::new(&limits(left, inc, None));
+            let hard = b.hard.unwrap();
+            assert!(hard >= 1 && hard <= left, "{left} {inc}: {hard}");
+            assert!(b.soft.unwrap() <= hard);
         }
     }
 

@@ -271,7 +271,7 @@ impl Xboard {
             },
             "time" | "otim" => match args.first().and_then(|s| s.parse::<i64>().ok()) {
                 Some(cs) => {
-                    let ms = Some(cs.max(0) as u64 * 10);
+                    let ms = Some((cs.max(0) as u64).saturating_mul(10));
                     if cmd == "time" {
                         self.clock.time_ms = ms;
                     } else {
@@ -697,6 +697,22 @@ debugging: d (board and state), fen";
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Found by tests/fuzz.rs: `time`/`otim` with a huge centisecond count overflowed the
+    /// conversion to milliseconds (a panic).
+    #[test]
+    fn huge_clock_values_are_taken() {
+        let capture = crate::protocol::Capture::default();
+        let (done_tx, _done_rx) = tokio::sync::mpsc::unbounded_channel();
+        let mut xb = Xboard::new(Output::new(Box::new(capture.clone())), done_tx);
+        xb.handle("xboard");
+        xb.handle("time 9223372036854775807");
+        xb.handle("otim 1844674407370955161");
+        assert_eq!(xb.clock.time_ms, Some(u64::MAX));
+        assert_eq!(xb.clock.otim_ms, Some(18_446_744_073_709_551_610));
+        xb.handle("ping 1");
+        assert_eq!(capture.take_lines(), ["pong 1"]);
+    }
 
     #[test]
     fn level_reader() {

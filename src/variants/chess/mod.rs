@@ -853,7 +853,7 @@ impl Variant for Chess {
             let mut digits = 0u32;
             for ch in rank_text.chars() {
                 if let Some(d) = ch.to_digit(10) {
-                    digits = digits * 10 + d;
+                    digits = digits.saturating_mul(10).saturating_add(d);
                     continue;
                 }
                 file = file.saturating_add(digits as u8);
@@ -1162,7 +1162,7 @@ impl Variant for Chess {
             }
         }
         // Castling written as king-takes-rook (Chess960 style): accept it too.
-        if lower.len() == 4 {
+        if lower.len() == 4 && lower.is_ascii() {
             if let (Some(f), Some(t)) = (
                 Geometry::CHESS.parse_square_exact(&lower[0..2], dialect.rank_base),
                 Geometry::CHESS.parse_square_exact(&lower[2..4], dialect.rank_base),

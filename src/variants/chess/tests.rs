@@ -66,3 +66,29 @@ fn divide_sums_to_perft() {
     assert_eq!(d.len(), 20);
     assert_eq!(d.iter().map(|x| x.1).sum::<u64>(), 8902);
 }
+
+/// Found by tests/fuzz.rs: a long run of digits in a rank overflowed the counter.
+#[test]
+fn long_digit_run_in_a_rank_is_refused() {
+    for fen in [
+        "rnbqkbnr/pppppppp/99999999999999999999/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "4k3/8/8/8/8/8/8/4K4294967296 w - - 0 1",
+    ] {
+        assert!(
+            matches!(Chess::from_fen(fen), Err(FenError::Board(_))),
+            "{fen}"
+        );
+    }
+}
+
+/// Found by tests/fuzz.rs: a four-byte move text with a multi-byte character panicked in the
+/// king-takes-rook castling reader (a slice inside a character).
+#[test]
+fn non_ascii_four_byte_move_text_is_refused() {
+    let pos = Chess::startpos();
+    for text in ["🂡", "gé1", "éb1", "e2é"] {
+        for d in [Dialect::UCI, Dialect::XBOARD] {
+            assert!(pos.parse_move(text, d).is_err(), "{text}");
+        }
+    }
+}

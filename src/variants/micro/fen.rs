@@ -258,6 +258,13 @@ pub fn parse(fen: &str) -> Result<Micro, FenError> {
                 GEOMETRY.name(Square(b), RankBase::ONE)
             )));
         }
+        // Infecting either cell of an expanded piece infects the whole piece; the FEN names the
+        // victim cell only, which may be the upper one.
+        let mut c = c;
+        if pc.has(INFECTED) {
+            c.flags |= INFECTED;
+            pos.raw_set(a, c);
+        }
         let mut p = c;
         p.partner = a;
         pos.raw_set(b, p);

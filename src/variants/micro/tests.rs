@@ -812,3 +812,23 @@ fn mc_8_a_piece_on_the_second_cells_path_is_pinned() {
     // Only k2k3 keeps a path blocked (the l4 cell's).
     assert_eq!(moves_from(&p, "k2"), sorted(&["k2k3"]));
 }
+
+/// Found by tests/playouts.rs: a Virus infected the upper cell (l4) of an expanded Bacterium
+/// (l3–l4). The FEN was right, but reading it copied the lower cell onto the upper one and
+/// dropped the infection from both cells: the piece came back active, giving check, and the
+/// FEN was refused as "White is in check but it is Black's move".
+#[test]
+fn infection_of_the_upper_cell_of_an_expanded_piece_reads_back() {
+    let before = "6r4r3b/8v5t1/10w1n3/w2p1p2p7/2p1v11/3p2pp6p1/11p4/pp2P6P4/2t9P2p/\
+                  2P5P5PP/P12P2/3P12/1P6RPVb4/4T6b4/2V6N6/5V8R1 w - 3 236 l3:+WA,cell=l4";
+    let mut p = Micro::from_fen(before).unwrap();
+    let m = p.parse_move("k4l4", Dialect::UCI).unwrap();
+    p.make_move(m);
+    let fen = p.fen();
+    assert!(fen.ends_with("l3:+WA,cell=l4;l4:infected=V/1"), "{fen}");
+    let again = Micro::from_fen(&fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+    assert_eq!(again.fen(), fen);
+    assert_eq!(again.hash(), p.hash());
+    assert_eq!(again.infected_set(), p.infected_set());
+    assert!(!again.in_check());
+}
