@@ -3,7 +3,7 @@ CARGO ?= cargo
 BIN := target/release/cellmate
 DEPTH ?= 6
 
-.PHONY: help build run test perft bench fuzz playouts lint fmt clean verify-xboard verify-python
+.PHONY: help build run test perft bench fuzz playouts latency lint fmt clean verify-xboard verify-python
 
 help:
 	@echo "build   release build of the engine ($(BIN))"
@@ -49,6 +49,10 @@ fuzz:
 playouts:
 	PLAYOUT_PLIES=$(PLAYOUT_PLIES) $(CARGO) test --release --test playouts -- --ignored \
 		--nocapture --test-threads $(TEST_THREADS)
+
+# How fast `stop` (UCI) and `?` (XBoard) are answered: 100 searches per variant and protocol.
+latency: build
+	python3 scripts/latency.py $(BIN) 100
 
 lint:
 	$(CARGO) fmt --check
