@@ -585,11 +585,7 @@ impl<'a, V: Evaluate> Worker<'a, V> {
                 if score > alpha {
                     best_move = m;
                     alpha = score;
-                    self.pv[ply][ply] = m;
-                    let len = self.pv_len[ply + 1];
-                    let (head, tail) = self.pv.split_at_mut(ply + 1);
-                    head[ply][ply + 1..len].copy_from_slice(&tail[0][ply + 1..len]);
-                    self.pv_len[ply] = len.max(ply + 1);
+                    self.update_pv(ply, m);
                     if score >= beta {
                         if quiet {
                             if self.killers[ply][0] != m {
@@ -626,6 +622,16 @@ impl<'a, V: Evaluate> Worker<'a, V> {
             .tt
             .store(key, best_move, best, depth, bound, ply);
         best
+    }
+
+    /// `m` heads the principal variation at `ply`, followed by the child's.
+    #[inline]
+    fn update_pv(&mut self, ply: usize, m: Move) {
+        self.pv[ply][ply] = m;
+        let len = self.pv_len[ply + 1];
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        head[ply][ply + 1..len].copy_from_slice(&tail[0][ply + 1..len]);
+        self.pv_len[ply] = len.max(ply + 1);
     }
 
     /// Quiescence: tactical moves only (all moves when in check).
@@ -716,11 +722,7 @@ impl<'a, V: Evaluate> Worker<'a, V> {
                 if score > alpha {
                     alpha = score;
                     best_move = m;
-                    self.pv[ply][ply] = m;
-                    let len = self.pv_len[ply + 1];
-                    let (head, tail) = self.pv.split_at_mut(ply + 1);
-                    head[ply][ply + 1..len].copy_from_slice(&tail[0][ply + 1..len]);
-                    self.pv_len[ply] = len.max(ply + 1);
+                    self.update_pv(ply, m);
                     if score >= beta {
                         break;
                     }
