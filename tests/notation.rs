@@ -8,24 +8,12 @@
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
+use cellmate::core::rng::XorShift as Rng;
 use cellmate::core::{Dialect, Move, MoveError, MoveList, Variant};
 use cellmate::engine::{Control, Engine, Limits};
 use cellmate::notation::{self, Notation, Word};
 use cellmate::protocol::game::{AnyPos, VariantKind};
 use cellmate::variants::immune::{Immune, START_FEN};
-
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
 
 fn pos(fen: &str) -> Immune {
     Immune::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"))

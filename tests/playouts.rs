@@ -19,21 +19,12 @@
 
 use std::time::Instant;
 
+use cellmate::core::rng::XorShift as Rng;
 use cellmate::core::{Dialect, MoveList, Variant};
 use cellmate::variants::chess::Chess;
 use cellmate::variants::immune::Immune;
 use cellmate::variants::micro::Micro;
 use cellmate::variants::recursion::Recursion;
-
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-}
 
 /// A variant's key computed from scratch, where it has its own function for that.
 trait Fresh: Variant {

@@ -4,6 +4,7 @@
 
 mod protocol_support;
 
+use cellmate::core::rng::XorShift as Rng;
 use cellmate::core::{Color, Dialect, MoveKind, Outcome, RankBase};
 use cellmate::protocol::game::{AnyPos, VariantKind};
 use cellmate::protocol::xbvariant::{
@@ -166,16 +167,6 @@ fn engine_sends_setup_after_variant() {
         let got = e.read_until(|l| l == last);
         assert_eq!(got, want, "{name}");
         e.finish();
-    }
-}
-
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
     }
 }
 

@@ -7,6 +7,7 @@ pub mod fen;
 pub mod geometry;
 pub mod moves;
 pub mod piece;
+pub mod rng;
 pub mod variant;
 pub mod zobrist;
 

@@ -240,19 +240,7 @@ pub fn run_stdio() -> anyhow::Result<()> {
 mod tests {
     use super::*;
 
-    /// A small deterministic generator (xorshift).
-    struct Rng(u64);
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0
-        }
-        fn pick<'a>(&mut self, v: &[&'a str]) -> &'a str {
-            v[(self.next() % v.len() as u64) as usize]
-        }
-    }
+    use crate::core::rng::XorShift as Rng;
 
     const WORDS: &[&str] = &[
         "uci",
@@ -378,7 +366,7 @@ mod tests {
             let mut rng = Rng(seed);
             for _ in 0..3000 {
                 let n = 1 + rng.next() % 8;
-                let line: Vec<&str> = (0..n).map(|_| rng.pick(WORDS)).collect();
+                let line: Vec<&str> = (0..n).map(|_| WORDS[rng.below(WORDS.len())]).collect();
                 let line = line.join(" ");
                 if line.starts_with("quit") {
                     continue;

@@ -11,12 +11,11 @@ impl Rng {
     pub fn new(seed: u64) -> Rng {
         Rng(seed)
     }
+    /// SplitMix64: the same mixing as the Zobrist keys (`zobrist::mix`).
     pub fn next_u64(&mut self) -> u64 {
+        let z = crate::core::zobrist::mix(self.0);
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+        z
     }
     /// A uniform number in `0..n` (`n > 0`).
     pub fn below(&mut self, n: u64) -> u64 {

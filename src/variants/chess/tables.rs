@@ -3,6 +3,8 @@
 
 use std::sync::OnceLock;
 
+#[cfg(test)]
+use crate::core::rng::XorShift as Rng;
 use crate::core::{piece::slide_targets, Color, Geometry, PieceDef, PieceTables, Square};
 
 use super::pieces::{chess_pieces, KING, KNIGHT, PAWN};
@@ -70,20 +72,10 @@ fn relevant_mask(sq: usize, dirs: &[(i32, i32)]) -> u64 {
     m
 }
 
-/// A small xorshift generator with a fixed seed: the magics found are the same on every run.
+/// A magic candidate: few bits set (the AND of three draws).
 #[cfg(test)]
-struct Rng(u64);
-#[cfg(test)]
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn sparse(&mut self) -> u64 {
-        self.next() & self.next() & self.next()
-    }
+fn sparse(rng: &mut Rng) -> u64 {
+    rng.next() & rng.next() & rng.next()
 }
 
 #[cfg(test)]
@@ -110,7 +102,7 @@ fn find_magics(dirs: &[(i32, i32)], attacks: &mut Vec<u64>, rng: &mut Rng) -> Ve
         let mut used = vec![0u32; size];
         let mut epoch = 0u32;
         'search: loop {
-            let magic = rng.sparse();
+            let magic = sparse(rng);
             if (mask.wrapping_mul(magic) >> 56).count_ones() < 6 {
                 continue;
             }
