@@ -325,8 +325,18 @@ impl Session {
         self.running.is_some()
     }
 
-    /// Handles one message from the page; returns the replies.
+    /// Handles one message from the page; returns its one reply (a `state`, `display` or
+    /// `error`), marked `"reply": true` so the page can tell replies from the engine's own
+    /// reports (`info`, `bestmove`, and the `state` after an engine move, from [`Self::poll`]).
     pub fn handle(&mut self, text: &str) -> Vec<Value> {
+        let mut out = self.handle_inner(text);
+        for v in &mut out {
+            v["reply"] = Value::Bool(true);
+        }
+        out
+    }
+
+    fn handle_inner(&mut self, text: &str) -> Vec<Value> {
         let msg: Value = match serde_json::from_str(text) {
             Ok(v) => v,
             Err(e) => return vec![error(format!("malformed message: {e}"))],
@@ -349,7 +359,7 @@ impl Session {
                 if let Some(r) = &self.running {
                     r.control.stop();
                 }
-                return Vec::new();
+                Ok(())
             }
             "import" => self.cmd_import(&msg),
             "display" => {

@@ -39,14 +39,19 @@ function pieceImage(variant, letter, color, name, size) {
 
 // ----- socket -----
 
+// Every message gets exactly one reply (marked `reply`); `pending` counts those still due.
 function send(msg) {
-  if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(msg));
+  if (ws && ws.readyState === WebSocket.OPEN) {
+    window.cellmate.pending++;
+    ws.send(typeof msg === "string" ? msg : JSON.stringify(msg));
+  }
 }
 
 function connect() {
   ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws");
   ws.onmessage = (ev) => {
     const msg = JSON.parse(ev.data);
+    if (msg.reply) window.cellmate.pending--;
     if (msg.type === "state") { state = msg; showError(""); render(); }
     else if (msg.type === "info") { lastInfo = msg; renderInfo(); }
     else if (msg.type === "error") { showError(msg.message); }
@@ -252,7 +257,7 @@ function engineSettings() {
 }
 
 function init() {
-  window.cellmate = { messages: [], get state() { return state; }, send, pieceImage };
+  window.cellmate = { messages: [], pending: 0, get state() { return state; }, send, pieceImage };
   const variants = ["chess", "recursion", "microorganism", "immune"];
   $("variant").innerHTML = variants.map((v) => `<option>${v}</option>`).join("");
   $("new").addEventListener("click", () => {
