@@ -167,6 +167,22 @@ fn watch_mode_plays_both_sides_and_undo_hands_back() {
 }
 
 #[test]
+fn take_back_against_the_engine_returns_to_the_players_turn() {
+    let mut s = Session::new();
+    one(s.handle(r#"{"type":"engine","white":false,"black":true,"depth":1}"#));
+    one(s.handle(r#"{"type":"move","move":"e2e4"}"#));
+    s.wait_idle(Duration::from_secs(20));
+    assert_eq!(s.moves().len(), 2);
+    let st = one(s.handle(r#"{"type":"undo"}"#));
+    // Both the engine's reply and the player's move are taken back; the engine still plays
+    // Black and does not start thinking.
+    assert_eq!(st["fen"], START);
+    assert_eq!(st["engine"]["black"], true);
+    assert_eq!(st["thinking"], false);
+    assert_eq!(kind(&one(s.handle(r#"{"type":"undo"}"#))), "error");
+}
+
+#[test]
 fn fen_and_pgn_import_export() {
     let mut s = Session::new();
     one(s.handle(r#"{"type":"engine","white":false,"black":false}"#));

@@ -38,8 +38,30 @@ const ASSETS: &[(&str, &str, &[u8])] = &[
     ),
 ];
 
-/// Piece images, `/pieces/<variant>/<file>.svg`: none yet (the page falls back to letters).
-const PIECES: &[(&str, &[u8])] = &[];
+/// A piece image built into the binary, served as `/pieces/<variant>/<file>`.
+pub struct PieceImage {
+    /// The variant's name (`Variant::NAME`).
+    pub variant: &'static str,
+    /// The FEN letter it draws (upper case: White, lower case: Black).
+    pub letter: char,
+    /// The file name (XBoard's piece file names, see `assets/pieces/README.md`).
+    pub file: &'static str,
+    pub svg: &'static [u8],
+}
+
+/// The piece images. Empty for now: the page draws every piece as its letter in a disk.
+/// Wiring the SVG set means one `PieceImage { variant, letter, file, svg:
+/// include_bytes!("../../assets/pieces/…") }` line per image.
+pub const PIECES: &[PieceImage] = &[];
+
+/// The images of a variant's pieces: (FEN letter, URL).
+pub fn piece_images(variant: &str) -> Vec<(char, String)> {
+    PIECES
+        .iter()
+        .filter(|p| p.variant == variant)
+        .map(|p| (p.letter, format!("/pieces/{}/{}", p.variant, p.file)))
+        .collect()
+}
 
 /// The longest HTTP request head read.
 const MAX_HEAD: usize = 16 * 1024;
@@ -113,11 +135,11 @@ pub fn asset(path: &str) -> Option<(&'static str, &'static [u8])> {
     if let Some(a) = ASSETS.iter().find(|a| a.0 == path) {
         return Some((a.1, a.2));
     }
-    let name = path.strip_prefix("/pieces/")?;
+    let (variant, file) = path.strip_prefix("/pieces/")?.split_once('/')?;
     PIECES
         .iter()
-        .find(|p| p.0 == name)
-        .map(|p| ("image/svg+xml", p.1))
+        .find(|p| p.variant == variant && p.file == file)
+        .map(|p| ("image/svg+xml", p.svg))
 }
 
 fn connection(s: TcpStream) -> std::io::Result<()> {

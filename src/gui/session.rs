@@ -423,16 +423,30 @@ impl Session {
         self.moves.push(m);
     }
 
+    /// Takes back the last move, and more until a human is to move: against the engine one
+    /// take-back returns to the player's last turn. In watch mode (the engine plays both
+    /// sides) it takes back one move and stops watching.
     fn cmd_undo(&mut self) -> Result<(), String> {
         if self.moves.is_empty() {
             return Err("no move to take back".into());
         }
         self.stop_search();
-        self.moves.pop();
-        self.pos.unmake_move();
-        // Taking a move back hands the turn to the player: the engine waits for `go`.
-        let stm = self.pos.side_to_move();
-        self.settings.sides[stm.index()] = false;
+        self.last_info = None;
+        if self.settings.sides == [true, true] {
+            self.settings.sides = [false, false];
+        }
+        loop {
+            self.moves.pop();
+            self.pos.unmake_move();
+            let engine_to_move = self.settings.sides[self.pos.side_to_move().index()];
+            if !engine_to_move || self.moves.is_empty() {
+                break;
+            }
+        }
+        // At the start with the engine to move it would answer at once: wait for `go`.
+        if self.settings.sides[self.pos.side_to_move().index()] {
+            self.settings.sides[self.pos.side_to_move().index()] = false;
+        }
         Ok(())
     }
 
@@ -571,6 +585,10 @@ impl Session {
                 "nodes": self.settings.nodes,
             },
             "info": self.last_info,
+            "images": super::piece_images(self.pos.kind().name())
+                .into_iter()
+                .map(|(l, url)| (l.to_string(), Value::String(url)))
+                .collect::<serde_json::Map<String, Value>>(),
         })
     }
 

@@ -257,6 +257,28 @@ try {
     console.log("ok   bad input: two error replies, position unchanged");
   } catch (e) { failures++; console.log(`FAIL bad input: ${e.message}`); }
 
+  // Export the game as PGN and import it again through the page.
+  try {
+    await newGame(page, "immune", null);
+    await sendAndWait(page, { type: "move", move: "a3a4" });
+    const st = await sendAndWait(page, { type: "move", move: "a2a3" });
+    assert.deepEqual(await page.$$eval("#moves .seed", (els) => els.map((e) => e.textContent)), ["I3-a4", "BA-a3"]);
+    const pgn = await page.inputValue("#pgn");
+    await newGame(page, "chess", null);
+    await page.fill("#import", pgn);
+    await page.click("#import-btn");
+    const back = await settle(page);
+    assert.equal(back.variant, "immune", await lastError(page));
+    assert.equal(back.fen, st.fen);
+    await checkAgainstEngine(page, "PGN import");
+    await page.fill("#import", "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1");
+    await page.selectOption("#variant", "chess");
+    await newGame(page, "chess", null);
+    await page.click("#import-btn");
+    assert.equal((await settle(page)).fen, "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1");
+    console.log("ok   PGN export and import, FEN import, seed notation in the move list");
+  } catch (e) { failures++; console.log(`FAIL import/export: ${e.message}`); }
+
   // A second tab has its own game.
   try {
     const other = await browser.newPage();
@@ -282,6 +304,14 @@ try {
     await page.waitForFunction(() => { const s = window.cellmate.state; return s.history.length === 2 && !s.thinking; }, null, { timeout: 30000 });
     assert.ok((await page.textContent("#eval")).includes("depth"), "eval shown");
     await checkAgainstEngine(page, "engine reply");
+    // Take back: the engine's reply and the player's move; the engine still plays Black.
+    await page.click("#undo");
+    st = await settle(page);
+    assert.equal(st.history.length, 0);
+    assert.equal(st.engine.black, true);
+    await checkAgainstEngine(page, "take back");
+    st = await enterMove(page, st, e2);
+    await page.waitForFunction(() => { const s = window.cellmate.state; return s.history.length === 2 && !s.thinking; }, null, { timeout: 30000 });
     await page.selectOption("#white", "engine");
     await page.waitForFunction(() => window.cellmate.state.history.length >= 6, null, { timeout: 60000 });
     await page.selectOption("#white", "human");

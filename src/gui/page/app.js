@@ -12,19 +12,16 @@ let lastInfo = null;
 
 // ----- piece images -----
 
-// Piece images built into the binary, by variant and FEN letter (filled in once the SVG set in
-// assets/pieces/ is wired in; see docs/gui.md). Each value is a path under /pieces/.
-const PIECE_IMAGES = {};
-
-// The one lookup for a piece's picture: an <img> when the variant has an image for the letter,
-// else the letter itself in a disk (white disk for White, dark disk for Black).
+// The one lookup for a piece's picture: an <img> when the server has an image for the
+// variant's FEN letter (state.images: letter -> URL, from the table built into the binary, see
+// src/gui/mod.rs), else the letter itself in a disk (white disk for White, dark for Black).
 function pieceImage(variant, letter, color, name, size) {
-  const table = PIECE_IMAGES[variant] || {};
-  const file = table[letter];
-  if (file) {
+  const table = state && state.variant === variant ? state.images || {} : {};
+  const url = table[letter];
+  if (url) {
     const img = document.createElement("img");
     img.className = "piece";
-    img.src = "/pieces/" + variant + "/" + file;
+    img.src = url;
     img.alt = letter;
     img.title = name;
     return img;
