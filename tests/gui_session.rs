@@ -302,3 +302,19 @@ fn server_serves_the_page_and_a_websocket_per_connection() {
         .unwrap();
     assert_eq!(next(&mut b)["fen"], START);
 }
+
+#[test]
+fn a_finished_game_takes_no_move_and_the_engine_does_not_start() {
+    let mut s = Session::new();
+    // Fool's mate: White is mated.
+    let fen = "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3";
+    let msg = serde_json::json!({"type": "new", "variant": "chess", "fen": fen});
+    let st = one(s.handle(&msg.to_string()));
+    assert_eq!(st["outcome"]["result"], "0-1");
+    assert_eq!(st["legal"].as_array().unwrap().len(), 0);
+    one(s.handle(r#"{"type":"engine","white":true,"black":true}"#));
+    assert!(!s.is_thinking());
+    let r = one(s.handle(r#"{"type":"go"}"#));
+    assert_eq!(r["message"], "the game is over (0-1: Black mates)");
+    assert_eq!(r["reply"], true);
+}

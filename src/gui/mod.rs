@@ -184,7 +184,7 @@ fn websocket(s: TcpStream) -> std::io::Result<()> {
                 }
             }
             Ok(Message::Binary(_)) => {
-                let e = serde_json::json!({"type": "error", "message": "binary messages are not understood"});
+                let e = serde_json::json!({"type": "error", "message": "binary messages are not understood", "reply": true});
                 send(&mut ws, &e)?;
             }
             Ok(Message::Close(_)) => return Ok(()),

@@ -410,6 +410,9 @@ impl Session {
         if self.running.is_some() {
             return Err("the engine is thinking (send stop first)".into());
         }
+        if let Some(o) = self.pos.outcome() {
+            return Err(format!("the game is over ({}: {})", o.score(), o.reason()));
+        }
         let m = self
             .pos
             .parse_move(text.trim(), Dialect::UCI)
@@ -478,8 +481,11 @@ impl Session {
         if self.running.is_some() {
             return Err("the engine is already thinking".into());
         }
+        if let Some(o) = self.pos.outcome() {
+            return Err(format!("the game is over ({}: {})", o.score(), o.reason()));
+        }
         if self.pos.legal_moves().is_empty() {
-            return Err("the game is over".into());
+            return Err("no legal move".into());
         }
         self.start_search();
         Ok(())
@@ -596,6 +602,7 @@ impl Session {
     fn maybe_start_engine(&mut self) {
         if self.running.is_none()
             && self.settings.sides[self.pos.side_to_move().index()]
+            && self.pos.outcome().is_none()
             && !self.pos.legal_moves().is_empty()
         {
             self.start_search();
