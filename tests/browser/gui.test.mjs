@@ -79,11 +79,13 @@ const KINDS = {
   immune: ["normal", "promotion", "shot"],
 };
 
+// Screenshots: the engine (depth 3) makes the first move, then a piece of the side to move is
+// selected so its targets show.
 const SHOTS = {
-  chess: { fen: "r1bqk2r/pppp1ppp/2n2n2/2b1p3/2B1P3/2N2N2/PPPP1PPP/R1BQK2R w KQkq - 6 5", select: "f3" },
-  recursion: { fen: RECURSION_STATES, select: "c3" },
-  microorganism: { fen: MICRO_SHOW, select: "g4" },
-  immune: { fen: "9i/10/10/10/4i5/4D5/10/10/10/M9 w e5:9 0 1", select: "e5" },
+  chess: { fen: "r1bqk2r/pppp1ppp/2n2n2/2b1p3/2B1P3/2N2N2/PPPP1PPP/R1BQK2R w KQkq - 6 5", select: "f6" },
+  recursion: { fen: RECURSION_STATES, select: "e8" },
+  microorganism: { fen: MICRO_SHOW, select: "l9" },
+  immune: { fen: null, select: "e2" },
 };
 
 // ----- helpers -----
@@ -276,6 +278,7 @@ try {
     await newGame(page, "chess", null);
     await page.click("#import-btn");
     assert.equal((await settle(page)).fen, "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1");
+    await page.fill("#import", "");
     console.log("ok   PGN export and import, FEN import, seed notation in the move list");
   } catch (e) { failures++; console.log(`FAIL import/export: ${e.message}`); }
 
@@ -324,6 +327,9 @@ try {
   if (process.env.SHOTS !== "0") {
     for (const [variant, sh] of Object.entries(SHOTS)) {
       await newGame(page, variant, sh.fen);
+      await sendAndWait(page, { type: "engine", white: false, black: false, depth: 3 });
+      await sendAndWait(page, { type: "go" });
+      await page.waitForFunction(() => { const s = window.cellmate.state; return s.history.length === 1 && !s.thinking; }, null, { timeout: 60000 });
       await page.click(`#board .sq[data-sq="${sh.select}"]`);
       const file = path.join(root, `docs/gui-${variant}.png`);
       await page.screenshot({ path: file, fullPage: true });
