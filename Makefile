@@ -3,7 +3,7 @@ CARGO ?= cargo
 BIN := target/release/cellmate
 DEPTH ?= 6
 
-.PHONY: help build run test perft bench fuzz playouts latency lint fmt clean verify-xboard verify-python
+.PHONY: help build run test perft bench fuzz playouts latency lint fmt clean verify-xboard verify-python gui gui-test
 
 help:
 	@echo "build   release build of the engine ($(BIN))"
@@ -16,6 +16,8 @@ help:
 	@echo "lint    rustfmt check and clippy with warnings as errors"
 	@echo "verify-xboard  real XBoard under Xvfb: cellmate v Fairy-Max and Sjaak II (not CI)"
 	@echo "verify-python  python-chess drives cellmate over UCI and XBoard (not CI)"
+	@echo "gui     serve the board page on http://127.0.0.1:8080/ (docs/gui.md)"
+	@echo "gui-test  headless Chromium + Playwright: every move kind of every variant entered with the mouse, checked against d; screenshots docs/gui-*.png (not CI)"
 
 build:
 	$(CARGO) build --release
@@ -91,3 +93,19 @@ verify-xboard: build
 
 verify-python: build
 	python3 scripts/python_chess_check.py $(BIN)
+
+# docs/gui.md. The page in a real browser: Debian's chromium (apt-get install -y chromium) and
+# playwright-core (npm, installed into tests/browser/node_modules on first use). SHOTS=0 skips
+# rewriting the screenshots.
+QUICK_BIN := target/quick/cellmate
+CHROMIUM ?= /usr/bin/chromium
+
+gui:
+	$(CARGO) build --profile quick
+	$(QUICK_BIN) gui
+
+gui-test:
+	@test -x $(CHROMIUM) || { echo "gui-test needs Chromium at $(CHROMIUM): apt-get install -y chromium" >&2; exit 1; }
+	$(CARGO) build --profile quick
+	cd tests/browser && { test -d node_modules/playwright-core || npm install --no-audit --no-fund; }
+	CELLMATE=$(CURDIR)/$(QUICK_BIN) CHROMIUM=$(CHROMIUM) node tests/browser/gui.test.mjs

@@ -5,6 +5,7 @@
 
 pub mod core;
 pub mod engine;
+pub mod gui;
 pub mod notation;
 pub mod pgn;
 pub mod protocol;

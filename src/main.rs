@@ -10,6 +10,9 @@
 //! - `cellmate match --engine SPEC --engine SPEC [...]`: a refereed match between two engines
 //!   (see `docs/match.md` and [`cellmate::referee`]).
 //!
+//! - `cellmate gui [--port N] [--host ADDR]`: a board in the browser on 127.0.0.1 (see
+//!   `docs/gui.md` and [`cellmate::gui`]).
+//!
 //! Logging goes to stderr (`RUST_LOG=debug` shows the protocol traffic), never stdout.
 
 use std::process::ExitCode;
@@ -81,6 +84,15 @@ enum Command {
     },
     /// Plays a match between two engines, refereed by the built-in rules (docs/match.md).
     Match(Box<MatchArgs>),
+    /// Serves a board in the browser: play any variant against the engine, or watch it play
+    /// itself (docs/gui.md). Listens on 127.0.0.1 only unless --host says otherwise.
+    Gui {
+        #[arg(long, default_value_t = 8080)]
+        port: u16,
+        /// Address to listen on (default loopback only; `0.0.0.0` opens it to the network).
+        #[arg(long, default_value = "127.0.0.1")]
+        host: std::net::IpAddr,
+    },
 }
 
 struct NotationArgs {
@@ -292,6 +304,8 @@ fn main() -> ExitCode {
             pgn,
         }),
         Some(Command::Match(args)) => run_match(*args),
+        Some(Command::Gui { port, host }) => cellmate::gui::serve((host, port).into())
+            .map_err(|e| format!("gui on {host}:{port}: {e}")),
     };
     match res {
         Ok(()) => ExitCode::SUCCESS,

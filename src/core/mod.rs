@@ -9,6 +9,7 @@ pub mod moves;
 pub mod piece;
 pub mod rng;
 pub mod variant;
+pub mod view;
 pub mod zobrist;
 
 pub use bitset::{BitSet, U256};
@@ -17,3 +18,4 @@ pub use geometry::{Geometry, RankBase, Square};
 pub use moves::{Move, MoveKind, MoveList, MAX_MOVES};
 pub use piece::{Atom, Mode, PieceDef, PieceTables, Powers, Reach, Sym};
 pub use variant::{perft, perft_divide, Dialect, FenError, MoveError, Outcome, Protocol, Variant};
+pub use view::{Badge, HeldView, PieceView, PositionView, SquareView, SubBoardView};

@@ -186,6 +186,9 @@ pub trait Variant: Clone + Send + Sync + 'static {
 
     /// A board picture with all state, for the `d` command.
     fn display(&self) -> String;
+    /// The position as structured data, hidden state included (see [`super::view`]): what a
+    /// graphical board shows.
+    fn describe(&self) -> super::view::PositionView;
 
     /// Plies made since the position was set up (the depth of the undo stack).
     fn game_ply(&self) -> usize;

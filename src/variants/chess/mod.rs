@@ -10,8 +10,8 @@ pub use tables::tables;
 
 use crate::core::zobrist::{self, DOMAIN_CASTLE, DOMAIN_EP, DOMAIN_PIECE, DOMAIN_SIDE};
 use crate::core::{
-    BitSet, Color, Dialect, FenError, Geometry, Move, MoveKind, MoveList, Outcome, RankBase,
-    Square, Variant,
+    Badge, BitSet, Color, Dialect, FenError, Geometry, Move, MoveKind, MoveList, Outcome,
+    PieceView, PositionView, RankBase, Square, SquareView, Variant,
 };
 
 pub const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
@@ -248,6 +248,50 @@ impl Chess {
                 Some(code_type(u.captured))
             }
         })
+    }
+
+    /// The occupied squares as a picture shows them, the board's file `f` drawn at file
+    /// `f + file_offset` of the whole (Infinite Recursion puts board B at offset 8). A
+    /// mega-knight (IR-2) is shown as `M` with its state (IR-4).
+    pub fn square_views(&self, file_offset: u8) -> Vec<SquareView> {
+        let names: Vec<&'static str> = chess_pieces().iter().map(|d| d.name).collect();
+        let mut out = Vec::new();
+        for i in 0..64u8 {
+            let sq = Square(i);
+            let Some((color, pt)) = self.piece_at(sq) else {
+                continue;
+            };
+            let (file, rank) = (i % 8 + file_offset, i / 8);
+            let mega = self.mega_square(color) == Some(sq);
+            let (letter, name) = if mega {
+                ('M', "Mega-knight")
+            } else {
+                (LETTERS[pt as usize], names[pt as usize])
+            };
+            let letter = if color == Color::White {
+                letter
+            } else {
+                letter.to_ascii_lowercase()
+            };
+            let mut badges = Vec::new();
+            if mega {
+                badges.push(Badge::Mega {
+                    state: self.mega_state(color).name(),
+                });
+            }
+            out.push(SquareView {
+                square: format!("{}{}", (b'a' + file) as char, rank + 1),
+                file,
+                rank,
+                piece: PieceView {
+                    letter,
+                    color,
+                    name,
+                },
+                badges,
+            });
+        }
+        out
     }
 
     /// Where `color`'s mega-knight stands, if it has one on this board (IR-2).
@@ -1225,6 +1269,20 @@ impl Variant for Chess {
             .collect();
         s.push_str(&format!("Checkers: {}\n", checkers.join(" ")));
         s
+    }
+
+    fn describe(&self) -> PositionView {
+        let mut squares = self.square_views(0);
+        squares.sort_by_key(|s| (s.rank, s.file));
+        PositionView {
+            width: 8,
+            height: 8,
+            side_to_move: self.side_to_move(),
+            squares,
+            held: Vec::new(),
+            boards: Vec::new(),
+            notes: Vec::new(),
+        }
     }
 
     fn game_ply(&self) -> usize {

@@ -18,8 +18,9 @@ use std::sync::{Arc, OnceLock};
 use crate::core::piece::slide_targets;
 use crate::core::zobrist::{self, DOMAIN_PIECE, DOMAIN_SIDE, DOMAIN_STATE};
 use crate::core::{
-    BitSet, Color, Dialect, FenError, Geometry, Mode, Move, MoveError, MoveKind, MoveList, Outcome,
-    PieceDef, PieceTables, Powers, RankBase, Square, Variant, MAX_MOVES, U256,
+    Badge, BitSet, Color, Dialect, FenError, Geometry, Mode, Move, MoveError, MoveKind, MoveList,
+    Outcome, PieceDef, PieceTables, PieceView, PositionView, Powers, RankBase, Square, SquareView,
+    Variant, MAX_MOVES, U256,
 };
 
 pub use pieces::{
@@ -1290,6 +1291,57 @@ impl Variant for Immune {
     fn display(&self) -> String {
         with_board!(self, p => p.display())
     }
+    fn describe(&self) -> PositionView {
+        let names: Vec<&'static str> = immune_pieces().iter().map(|d| d.def.name).collect();
+        let geo = self.geometry();
+        let mut squares = Vec::new();
+        for rank in 0..geo.height {
+            for file in 0..geo.width {
+                let sq = geo.square(file as i32, rank as i32).expect("on board");
+                let Some((color, pt)) = self.piece_at(sq) else {
+                    continue;
+                };
+                let l = LETTERS[pt as usize];
+                let mut badges = Vec::new();
+                if pt == DENDRITIC {
+                    // IM-4: the Dendritic cell leaves the board at its 10th capture.
+                    badges.push(Badge::Captures {
+                        count: self.dendritic_count(sq),
+                        limit: DENDRITIC_LIMIT,
+                    });
+                }
+                squares.push(SquareView {
+                    square: geo.name(sq, RankBase::ONE),
+                    file,
+                    rank,
+                    piece: PieceView {
+                        letter: if color == Color::White {
+                            l
+                        } else {
+                            l.to_ascii_lowercase()
+                        },
+                        color,
+                        name: names[pt as usize],
+                    },
+                    badges,
+                });
+            }
+        }
+        PositionView {
+            width: geo.width,
+            height: geo.height,
+            side_to_move: self.side_to_move(),
+            squares,
+            held: Vec::new(),
+            boards: Vec::new(),
+            notes: vec![format!(
+                "Invaders: {}, White capturers: {}",
+                self.count(Color::Black),
+                with_board!(self, p => p.capturers(Color::White).count())
+            )],
+        }
+    }
+
     fn game_ply(&self) -> usize {
         with_board!(self, p => p.history.len())
     }

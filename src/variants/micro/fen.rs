@@ -8,6 +8,7 @@
 //! `rider=L[+LETTERS]` and `infected=L[+LETTERS]/WAIT` (infection items in infection order).
 
 use super::*;
+use crate::core::{Badge, HeldView, PieceView, PositionView, SquareView};
 
 fn type_of(ch: char) -> Option<u8> {
     LETTERS
@@ -526,4 +527,98 @@ pub fn display(pos: &Micro) -> String {
         if pos.in_check() { "yes" } else { "none" }
     ));
     s
+}
+
+fn piece_view(names: &[&'static str], kind: u8, color: u8) -> PieceView {
+    let l = LETTERS[kind as usize];
+    let (letter, color) = if color == 0 {
+        (l, Color::White)
+    } else {
+        (l.to_ascii_lowercase(), Color::Black)
+    };
+    PieceView {
+        letter,
+        color,
+        name: names[kind as usize],
+    }
+}
+
+/// The structured picture ([`crate::core::view`]): every cell with its hidden state as badges
+/// (absorbed powers MC-7, both cells of an expanded piece MC-8, walls MC-10, infections with
+/// the hatch countdown MC-11, riders MC-12); the infectors off the board as held pieces.
+pub fn describe(pos: &Micro) -> PositionView {
+    let names: Vec<&'static str> = organisms().iter().map(|d| d.name).collect();
+    let mut squares = Vec::new();
+    for sqi in 0..=255u8 {
+        let c = &pos.cells[sqi as usize];
+        if c.is_empty() {
+            continue;
+        }
+        let mut badges = Vec::new();
+        if c.absorbed != 0 {
+            badges.push(Badge::Powers {
+                letters: absorbed_letters(c.absorbed),
+            });
+        }
+        if c.has(BONDED) {
+            badges.push(Badge::Wall);
+        }
+        if c.has(EXPANDED) {
+            badges.push(Badge::Expanded {
+                partner: GEOMETRY.name(Square(c.partner), RankBase::ONE),
+            });
+        }
+        if let Some(r) = c.rider {
+            badges.push(Badge::Rider {
+                rider: piece_view(&names, r.kind, r.color),
+                powers: absorbed_letters(r.absorbed),
+            });
+        }
+        if c.has(INFECTED) {
+            // An expanded piece's infection is recorded on one of its cells.
+            let inf = pos
+                .infections
+                .iter()
+                .find(|i| i.victim.0 == sqi || (c.has(EXPANDED) && i.victim.0 == c.partner));
+            if let Some(inf) = inf {
+                badges.push(Badge::Infected {
+                    carrier: piece_view(&names, inf.carrier.kind, inf.carrier.color),
+                    carrier_powers: absorbed_letters(inf.carrier.absorbed),
+                    wait: inf.wait,
+                });
+            }
+        }
+        squares.push(SquareView {
+            square: GEOMETRY.name(Square(sqi), RankBase::ONE),
+            file: sqi % 16,
+            rank: sqi / 16,
+            piece: piece_view(&names, c.kind, c.color),
+            badges,
+        });
+    }
+    let held = pos
+        .infections
+        .iter()
+        .map(|inf| HeldView {
+            piece: piece_view(&names, inf.carrier.kind, inf.carrier.color),
+            note: format!(
+                "inside {}, hatch {}",
+                GEOMETRY.name(inf.victim, RankBase::ONE),
+                if inf.wait == 0 {
+                    "due now".to_string()
+                } else {
+                    format!("after {} more turn(s) of its owner", inf.wait)
+                }
+            ),
+        })
+        .collect();
+    PositionView {
+        width: 16,
+        height: 16,
+        side_to_move: pos.stm,
+        squares,
+        held,
+        boards: Vec::new(),
+        notes: vec![format!("Halfmove clock: {}", pos.halfmove)],
+    }
 }

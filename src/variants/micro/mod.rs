@@ -732,6 +732,10 @@ impl Variant for Micro {
         fen::display(self)
     }
 
+    fn describe(&self) -> crate::core::PositionView {
+        fen::describe(self)
+    }
+
     fn game_ply(&self) -> usize {
         self.history.len()
     }

@@ -14,8 +14,8 @@ mod tests;
 
 use crate::core::zobrist::{self, DOMAIN_STATE};
 use crate::core::{
-    Color, Dialect, FenError, Geometry, Move, MoveError, MoveKind, MoveList, Outcome, RankBase,
-    Square, Variant,
+    Color, Dialect, FenError, Geometry, Move, MoveError, MoveKind, MoveList, Outcome, PositionView,
+    RankBase, Square, SubBoardView, Variant,
 };
 use crate::variants::chess::{Chess, MegaState, KNIGHT, LETTERS};
 
@@ -858,6 +858,48 @@ impl Variant for Recursion {
             self.hash()
         ));
         s
+    }
+
+    fn describe(&self) -> PositionView {
+        let mut squares = self.boards[0].square_views(0);
+        squares.extend(self.boards[1].square_views(8));
+        squares.sort_by_key(|s| (s.rank, s.file));
+        let boards = (0..2)
+            .map(|b| {
+                let owner = mega_owner(b);
+                SubBoardView {
+                    name: format!("{} ({}'s board)", ['A', 'B'][b], owner.name()),
+                    first_file: 8 * b as u8,
+                    last_file: 8 * b as u8 + 7,
+                    side_to_move: self.boards[b].side_to_move(),
+                    result: self.results[b].map(|r| r.text()).unwrap_or("*").to_string(),
+                    active: self.active == Some(b),
+                    note: format!(
+                        "{}'s mega-knight: {}, {}",
+                        owner.name(),
+                        self.mega_state(b).name(),
+                        match self.boards[b].mega_square(owner) {
+                            Some(sq) => GEOMETRY.name(from_chess_sq(b, sq), RankBase::ONE),
+                            None => "captured".into(),
+                        }
+                    ),
+                }
+            })
+            .collect();
+        let to_play = match self.active {
+            Some(b) => format!("{} plays on board {}", self.stm.name(), ['A', 'B'][b]),
+            None if self.is_over() => "game over".into(),
+            None => format!("{} passes", self.stm.name()),
+        };
+        PositionView {
+            width: 16,
+            height: 8,
+            side_to_move: self.stm,
+            squares,
+            held: Vec::new(),
+            boards,
+            notes: vec![to_play],
+        }
     }
 
     fn game_ply(&self) -> usize {

@@ -1,0 +1,206 @@
+//! `cellmate gui`: a board in the browser (see `docs/gui.md`).
+//!
+//! A protocol-level room like UCI and XBoard: it holds games as [`AnyPos`] through
+//! [`crate::protocol::game`], asks the rules for legal moves, move texts and the structured
+//! picture of a position ([`crate::core::Variant::describe`]), and runs the engine's search on
+//! a thread of its own ([`session`]). The page (HTML, JavaScript, CSS, piece images) is built
+//! into the binary. One thread per connection: plain HTTP for the page, a WebSocket at `/ws`
+//! for the game, each WebSocket with its own [`session::Session`].
+//!
+//! [`AnyPos`]: crate::protocol::game::AnyPos
+
+pub mod session;
+
+use std::io::{Read, Write};
+use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::time::Duration;
+
+use tungstenite::{Message, WebSocket};
+
+use session::Session;
+
+/// The page's files: (path, content type, bytes).
+const ASSETS: &[(&str, &str, &[u8])] = &[
+    (
+        "/",
+        "text/html; charset=utf-8",
+        include_bytes!("page/index.html"),
+    ),
+    (
+        "/app.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("page/app.js"),
+    ),
+    (
+        "/style.css",
+        "text/css; charset=utf-8",
+        include_bytes!("page/style.css"),
+    ),
+];
+
+/// A piece image built into the binary, served as `/pieces/<variant>/<file>`.
+pub struct PieceImage {
+    /// The variant's name (`Variant::NAME`).
+    pub variant: &'static str,
+    /// The FEN letter it draws (upper case: White, lower case: Black).
+    pub letter: char,
+    /// The file name (XBoard's piece file names, see `assets/pieces/README.md`).
+    pub file: &'static str,
+    pub svg: &'static [u8],
+}
+
+/// The piece images. Empty for now: the page draws every piece as its letter in a disk.
+/// Wiring the SVG set means one `PieceImage { variant, letter, file, svg:
+/// include_bytes!("../../assets/pieces/…") }` line per image.
+pub const PIECES: &[PieceImage] = &[];
+
+/// The images of a variant's pieces: (FEN letter, URL).
+pub fn piece_images(variant: &str) -> Vec<(char, String)> {
+    PIECES
+        .iter()
+        .filter(|p| p.variant == variant)
+        .map(|p| (p.letter, format!("/pieces/{}/{}", p.variant, p.file)))
+        .collect()
+}
+
+/// The longest HTTP request head read.
+const MAX_HEAD: usize = 16 * 1024;
+
+/// Serves the page on `addr` until the process ends.
+pub fn serve(addr: SocketAddr) -> std::io::Result<()> {
+    let listener = TcpListener::bind(addr)?;
+    eprintln!(
+        "cellmate gui: open http://{}/ in a browser (Ctrl-C ends)",
+        listener.local_addr()?
+    );
+    serve_on(listener)
+}
+
+/// Serves on a bound listener (tests bind port 0 and read the port back).
+pub fn serve_on(listener: TcpListener) -> std::io::Result<()> {
+    for stream in listener.incoming() {
+        match stream {
+            Ok(s) => {
+                let spawned =
+                    std::thread::Builder::new()
+                        .name("gui-conn".into())
+                        .spawn(move || {
+                            if let Err(e) = connection(s) {
+                                log::debug!("gui connection: {e}");
+                            }
+                        });
+                if let Err(e) = spawned {
+                    log::error!("cannot start a connection thread: {e}");
+                }
+            }
+            Err(e) => log::warn!("accept: {e}"),
+        }
+    }
+    Ok(())
+}
+
+/// Peeks at the request head (without consuming it, so the WebSocket handshake can read it).
+fn peek_head(s: &TcpStream) -> std::io::Result<String> {
+    let mut buf = vec![0u8; MAX_HEAD];
+    for _ in 0..200 {
+        let n = s.peek(&mut buf)?;
+        if n == 0 {
+            return Err(std::io::Error::other("closed before a request"));
+        }
+        if let Some(end) = buf[..n].windows(4).position(|w| w == b"\r\n\r\n") {
+            return Ok(String::from_utf8_lossy(&buf[..end]).into_owned());
+        }
+        if n == MAX_HEAD {
+            return Err(std::io::Error::other("request head too long"));
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    Err(std::io::Error::other("request head incomplete"))
+}
+
+fn respond(mut s: TcpStream, status: &str, ctype: &str, body: &[u8]) -> std::io::Result<()> {
+    let head = format!(
+        "HTTP/1.1 {status}\r\nContent-Type: {ctype}\r\nContent-Length: {}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n",
+        body.len()
+    );
+    s.write_all(head.as_bytes())?;
+    s.write_all(body)?;
+    s.flush()
+}
+
+/// The body of a GET for `path`, if there is one.
+pub fn asset(path: &str) -> Option<(&'static str, &'static [u8])> {
+    let path = path.split('?').next().unwrap_or(path);
+    let path = if path == "/index.html" { "/" } else { path };
+    if let Some(a) = ASSETS.iter().find(|a| a.0 == path) {
+        return Some((a.1, a.2));
+    }
+    let (variant, file) = path.strip_prefix("/pieces/")?.split_once('/')?;
+    PIECES
+        .iter()
+        .find(|p| p.variant == variant && p.file == file)
+        .map(|p| ("image/svg+xml", p.svg))
+}
+
+fn connection(s: TcpStream) -> std::io::Result<()> {
+    s.set_read_timeout(Some(Duration::from_secs(10)))?;
+    let head = peek_head(&s)?;
+    let mut words = head.split_whitespace();
+    let (method, path) = (words.next().unwrap_or(""), words.next().unwrap_or(""));
+    if method == "GET" && path.split('?').next() == Some("/ws") {
+        return websocket(s);
+    }
+    // Consume the request head.
+    let mut rest = vec![0u8; head.len() + 4];
+    let mut reader = &s;
+    reader.read_exact(&mut rest)?;
+    if method != "GET" {
+        return respond(s, "405 Method Not Allowed", "text/plain", b"GET only\n");
+    }
+    match asset(path) {
+        Some((ctype, body)) => respond(s, "200 OK", ctype, body),
+        None => respond(s, "404 Not Found", "text/plain", b"not found\n"),
+    }
+}
+
+fn send(ws: &mut WebSocket<TcpStream>, v: &serde_json::Value) -> std::io::Result<()> {
+    ws.send(Message::text(v.to_string()))
+        .map_err(std::io::Error::other)
+}
+
+fn websocket(s: TcpStream) -> std::io::Result<()> {
+    s.set_read_timeout(Some(Duration::from_secs(10)))?;
+    let mut ws = tungstenite::accept(s.try_clone()?).map_err(std::io::Error::other)?;
+    // From now on reads wake up often so engine reports go out while the page is quiet.
+    s.set_read_timeout(Some(Duration::from_millis(20)))?;
+    let mut session = Session::new();
+    let hello = session.state();
+    send(&mut ws, &hello)?;
+    loop {
+        match ws.read() {
+            Ok(Message::Text(t)) => {
+                for reply in session.handle(t.as_str()) {
+                    send(&mut ws, &reply)?;
+                }
+            }
+            Ok(Message::Binary(_)) => {
+                let e = serde_json::json!({"type": "error", "message": "binary messages are not understood", "reply": true});
+                send(&mut ws, &e)?;
+            }
+            Ok(Message::Close(_)) => return Ok(()),
+            Ok(_) => {}
+            Err(tungstenite::Error::Io(e))
+                if matches!(
+                    e.kind(),
+                    std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                ) => {}
+            Err(tungstenite::Error::ConnectionClosed | tungstenite::Error::AlreadyClosed) => {
+                return Ok(())
+            }
+            Err(e) => return Err(std::io::Error::other(e)),
+        }
+        for ev in session.poll() {
+            send(&mut ws, &ev)?;
+        }
+    }
+}

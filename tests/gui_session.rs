@@ -1,0 +1,320 @@
+//! The GUI's message handling (`src/gui/session.rs`) and its server (`src/gui/mod.rs`): bad
+//! input gets one error reply and changes nothing, illegal moves are refused, sessions are
+//! independent, the engine answers, games import and export.
+
+use std::io::{Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::time::Duration;
+
+use cellmate::gui::session::Session;
+use serde_json::Value;
+
+fn one(replies: Vec<Value>) -> Value {
+    assert_eq!(replies.len(), 1, "{replies:?}");
+    replies.into_iter().next().unwrap()
+}
+
+fn kind(v: &Value) -> &str {
+    v["type"].as_str().unwrap()
+}
+
+fn texts(state: &Value) -> Vec<String> {
+    let mut v: Vec<String> = state["legal"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["text"].as_str().unwrap().to_string())
+        .collect();
+    v.sort();
+    v
+}
+
+const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+#[test]
+fn malformed_messages_get_one_error_and_change_nothing() {
+    let mut s = Session::new();
+    one(s.handle(r#"{"type":"move","move":"e2e4"}"#));
+    let fen = s.pos().fen();
+    let bad = [
+        "not json",
+        "{\"type\":",
+        "[1,2]",
+        "42",
+        r#"{"move":"e7e5"}"#,
+        r#"{"type":"fly"}"#,
+        r#"{"type":"move"}"#,
+        r#"{"type":"move","move":7}"#,
+        r#"{"type":"new","variant":"shogi"}"#,
+        r#"{"type":"new","variant":"chess","fen":"8/8 w"}"#,
+        r#"{"type":"engine","depth":-3}"#,
+        r#"{"type":"engine","white":"yes"}"#,
+        r#"{"type":"import","text":"zz9"}"#,
+    ];
+    for b in bad {
+        let r = one(s.handle(b));
+        assert_eq!(kind(&r), "error", "{b}: {r}");
+        assert!(!r["message"].as_str().unwrap().is_empty());
+        assert_eq!(s.pos().fen(), fen, "{b} changed the position");
+        assert_eq!(s.moves().len(), 1, "{b} changed the history");
+    }
+    assert_eq!(s.settings.sides, [false, true]);
+    assert_eq!(s.settings.movetime, Some(1000));
+}
+
+#[test]
+fn illegal_moves_are_refused() {
+    let mut s = Session::new();
+    s.handle(r#"{"type":"engine","white":false,"black":false}"#);
+    for m in ["e2e5", "e7e5", "a1a1", "e1g1", "", "pass"] {
+        let r = one(s.handle(&format!(r#"{{"type":"move","move":"{m}"}}"#)));
+        assert_eq!(kind(&r), "error", "{m}");
+        assert_eq!(s.pos().fen(), START);
+    }
+    let st = one(s.handle(r#"{"type":"move","move":"g1f3"}"#));
+    assert_eq!(kind(&st), "state");
+    assert_eq!(
+        st["fen"],
+        "rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R b KQkq - 1 1"
+    );
+    assert_eq!(st["history"][0]["text"], "g1f3");
+}
+
+#[test]
+fn state_lists_the_legal_moves_with_squares_and_kinds() {
+    let mut s = Session::new();
+    let st = one(s.handle(r#"{"type":"state"}"#));
+    assert_eq!(st["variant"], "chess");
+    assert_eq!(st["fen"], START);
+    let legal = st["legal"].as_array().unwrap();
+    assert_eq!(legal.len(), 20);
+    let e4 = legal.iter().find(|m| m["text"] == "e2e4").unwrap();
+    assert_eq!(e4["from"]["name"], "e2");
+    assert_eq!(
+        (e4["from"]["file"].as_u64(), e4["from"]["rank"].as_u64()),
+        (Some(4), Some(1))
+    );
+    assert_eq!(e4["to"]["name"], "e4");
+    assert_eq!(e4["kind"], "pawn-push");
+    assert_eq!(st["view"]["squares"].as_array().unwrap().len(), 32);
+    assert!(st["display"]
+        .as_str()
+        .unwrap()
+        .contains(&format!("Fen: {START}")));
+}
+
+#[test]
+fn two_sessions_are_independent() {
+    let mut a = Session::new();
+    let mut b = Session::new();
+    a.handle(r#"{"type":"engine","white":false,"black":false}"#);
+    one(a.handle(r#"{"type":"new","variant":"immune"}"#));
+    let st = one(a.handle(r#"{"type":"move","move":"a3a4"}"#));
+    assert_eq!(kind(&st), "state", "{st}");
+    assert_eq!(st["history"][0]["seed"], "I3-a4");
+    assert_eq!(a.pos().kind().name(), "immune");
+    assert_eq!(b.pos().fen(), START);
+    assert!(b.moves().is_empty());
+    one(b.handle(r#"{"type":"engine","white":false,"black":false}"#));
+    one(b.handle(r#"{"type":"move","move":"e2e4"}"#));
+    assert_eq!(a.moves().len(), 1);
+    assert_eq!(a.pos().kind().name(), "immune");
+}
+
+#[test]
+fn engine_answers_a_move_at_fixed_depth() {
+    let mut s = Session::new();
+    one(s.handle(r#"{"type":"engine","white":false,"black":true,"depth":2}"#));
+    let st = one(s.handle(r#"{"type":"move","move":"e2e4"}"#));
+    assert_eq!(st["thinking"], true);
+    // A move while the engine thinks is refused.
+    assert_eq!(
+        kind(&one(s.handle(r#"{"type":"move","move":"d2d4"}"#))),
+        "error"
+    );
+    let out = s.wait_idle(Duration::from_secs(20));
+    let best: Vec<&Value> = out.iter().filter(|v| kind(v) == "bestmove").collect();
+    assert_eq!(best.len(), 1, "{out:?}");
+    assert!(out.iter().any(|v| kind(v) == "info"));
+    assert_eq!(s.moves().len(), 2);
+    let last = out.last().unwrap();
+    assert_eq!(kind(last), "state");
+    assert_eq!(last["thinking"], false);
+    assert_eq!(last["history"][1]["text"], best[0]["move"]);
+    assert_eq!(s.pos().side_to_move().name(), "White");
+}
+
+#[test]
+fn watch_mode_plays_both_sides_and_undo_hands_back() {
+    let mut s = Session::new();
+    one(s.handle(r#"{"type":"new","variant":"microorganism"}"#));
+    one(s.handle(r#"{"type":"engine","white":true,"black":true,"depth":1}"#));
+    let mut seen = 0;
+    for _ in 0..100 {
+        seen += s.poll().len();
+        if s.moves().len() >= 4 {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(s.moves().len() >= 4 && seen > 0);
+    let st = one(s.handle(r#"{"type":"engine","white":false,"black":false}"#));
+    assert_eq!(st["engine"]["white"], false);
+    s.wait_idle(Duration::from_secs(10));
+    let n = s.moves().len();
+    one(s.handle(r#"{"type":"undo"}"#));
+    assert_eq!(s.moves().len(), n - 1);
+}
+
+#[test]
+fn take_back_against_the_engine_returns_to_the_players_turn() {
+    let mut s = Session::new();
+    one(s.handle(r#"{"type":"engine","white":false,"black":true,"depth":1}"#));
+    one(s.handle(r#"{"type":"move","move":"e2e4"}"#));
+    s.wait_idle(Duration::from_secs(20));
+    assert_eq!(s.moves().len(), 2);
+    let st = one(s.handle(r#"{"type":"undo"}"#));
+    // Both the engine's reply and the player's move are taken back; the engine still plays
+    // Black and does not start thinking.
+    assert_eq!(st["fen"], START);
+    assert_eq!(st["engine"]["black"], true);
+    assert_eq!(st["thinking"], false);
+    assert_eq!(kind(&one(s.handle(r#"{"type":"undo"}"#))), "error");
+}
+
+#[test]
+fn fen_and_pgn_import_export() {
+    let mut s = Session::new();
+    one(s.handle(r#"{"type":"engine","white":false,"black":false}"#));
+    let fen = "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1";
+    let st = one(s.handle(&format!(r#"{{"type":"import","text":"{fen}"}}"#)));
+    assert_eq!(st["fen"], fen);
+    one(s.handle(r#"{"type":"move","move":"e2e4"}"#));
+    let st = one(s.handle(r#"{"type":"state"}"#));
+    let pgn = st["pgn"].as_str().unwrap().to_string();
+    assert!(
+        pgn.contains("[FEN \"4k3/8/8/8/8/8/4P3/4K3 w - - 0 1\"]"),
+        "{pgn}"
+    );
+    assert!(pgn.contains("1. e2e4"), "{pgn}");
+    // Export, then import into a fresh session: the same game.
+    let mut t = Session::new();
+    let msg = serde_json::json!({"type": "import", "text": pgn});
+    let st2 = one(t.handle(&msg.to_string()));
+    assert_eq!(kind(&st2), "state", "{st2}");
+    assert_eq!(st2["fen"], st["fen"]);
+    assert_eq!(t.moves().len(), 1);
+    // An Immune Chess game in the inventor's notation.
+    let msg = serde_json::json!({"type": "import", "variant": "immune", "text": "1. I3-a4 BA-a3"});
+    let st3 = one(t.handle(&msg.to_string()));
+    assert_eq!(kind(&st3), "state", "{st3}");
+    assert_eq!(st3["history"][1]["seed"], "BA-a3");
+    assert_eq!(st3["history"][1]["text"], "a2a3");
+    // A bad game changes nothing.
+    let bad = serde_json::json!({"type": "import", "text": "1. e2e4 e7e9"});
+    assert_eq!(kind(&one(t.handle(&bad.to_string()))), "error");
+    assert_eq!(t.moves().len(), 2);
+}
+
+#[test]
+fn micro_state_shows_hidden_state_and_move_kinds() {
+    let mut s = Session::new();
+    let fen = "15n/16/16/16/16/16/16/16/16/16/16/4c1A9/3P2A9/1B14/16/NTT13 w - 0 1 \
+               b1:wall;c1:wall;b3:+AV;d4:rider=r;g4:cell=g5;e5:infected=V/1";
+    let msg = serde_json::json!({"type": "new", "variant": "microorganism", "fen": fen});
+    let st = one(s.handle(&msg.to_string()));
+    assert_eq!(kind(&st), "state", "{st}");
+    let sq = |name: &str| {
+        st["view"]["squares"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["square"] == name)
+            .cloned()
+            .unwrap()
+    };
+    assert_eq!(sq("e5")["badges"][0]["kind"], "infected");
+    assert_eq!(sq("e5")["badges"][0]["label"], "1");
+    assert_eq!(sq("d4")["badges"][0]["label"], "r");
+    assert_eq!(sq("b1")["badges"][0]["kind"], "wall");
+    assert_eq!(sq("g5")["badges"][0]["partner"], "g4");
+    assert_eq!(sq("b3")["badges"][0]["label"], "AV");
+    assert_eq!(st["view"]["held"][0]["piece"]["letter"], "V");
+    let kinds: std::collections::BTreeSet<String> = st["legal"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["kind"].as_str().unwrap().to_string())
+        .collect();
+    for k in ["normal", "contract", "expand"] {
+        assert!(kinds.contains(k), "{kinds:?}");
+    }
+    assert!(texts(&st).contains(&"b3b4".to_string()));
+}
+
+fn http_get(port: u16, path: &str) -> String {
+    let mut s = TcpStream::connect(("127.0.0.1", port)).unwrap();
+    write!(s, "GET {path} HTTP/1.1\r\nHost: x\r\n\r\n").unwrap();
+    let mut out = String::new();
+    s.read_to_string(&mut out).unwrap();
+    out
+}
+
+#[test]
+fn server_serves_the_page_and_a_websocket_per_connection() {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    std::thread::spawn(move || cellmate::gui::serve_on(listener));
+    let page = http_get(port, "/");
+    assert!(page.starts_with("HTTP/1.1 200 OK"), "{page}");
+    assert!(page.contains("<title>cellmate</title>"));
+    assert!(http_get(port, "/app.js").contains("function pieceImage("));
+    assert!(http_get(port, "/nope").starts_with("HTTP/1.1 404"));
+
+    let url = format!("ws://127.0.0.1:{port}/ws");
+    let (mut a, _) = tungstenite::connect(&url).unwrap();
+    let (mut b, _) = tungstenite::connect(&url).unwrap();
+    let next = |ws: &mut tungstenite::WebSocket<_>| -> Value {
+        loop {
+            if let tungstenite::Message::Text(t) = ws.read().unwrap() {
+                return serde_json::from_str(t.as_str()).unwrap();
+            }
+        }
+    };
+    assert_eq!(next(&mut a)["fen"], START);
+    assert_eq!(next(&mut b)["fen"], START);
+    a.send(tungstenite::Message::text("{oops")).unwrap();
+    assert_eq!(next(&mut a)["type"], "error");
+    a.send(tungstenite::Message::text(
+        r#"{"type":"engine","white":false,"black":false}"#,
+    ))
+    .unwrap();
+    next(&mut a);
+    a.send(tungstenite::Message::text(
+        r#"{"type":"move","move":"d2d4"}"#,
+    ))
+    .unwrap();
+    assert_eq!(
+        next(&mut a)["fen"],
+        "rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq - 0 1"
+    );
+    b.send(tungstenite::Message::text(r#"{"type":"state"}"#))
+        .unwrap();
+    assert_eq!(next(&mut b)["fen"], START);
+}
+
+#[test]
+fn a_finished_game_takes_no_move_and_the_engine_does_not_start() {
+    let mut s = Session::new();
+    // Fool's mate: White is mated.
+    let fen = "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3";
+    let msg = serde_json::json!({"type": "new", "variant": "chess", "fen": fen});
+    let st = one(s.handle(&msg.to_string()));
+    assert_eq!(st["outcome"]["result"], "0-1");
+    assert_eq!(st["legal"].as_array().unwrap().len(), 0);
+    one(s.handle(r#"{"type":"engine","white":true,"black":true}"#));
+    assert!(!s.is_thinking());
+    let r = one(s.handle(r#"{"type":"go"}"#));
+    assert_eq!(r["message"], "the game is over (0-1: Black mates)");
+    assert_eq!(r["reply"], true);
+}
