@@ -28,7 +28,7 @@ use super::searcher::{Finished, InfoSink, Searcher};
 use super::xbshadow::Shadow;
 use super::xbvariant;
 use super::{engine_name, Flow, Output};
-use crate::core::{Color, Dialect, Move, MoveError};
+use crate::core::{Color, Dialect, Move, MoveError, Square};
 use crate::engine::Limits;
 
 /// Time control as XBoard set it.
@@ -150,6 +150,10 @@ pub struct Xboard {
     /// state before each move of the game (for `undo`).
     shadow: Option<Shadow>,
     shadows: Vec<Option<Shadow>>,
+    /// The piece a person has lifted in XBoard (`lift`), for `highlight` and `choice`.
+    lifted: Option<xbvariant::Lifted>,
+    /// The square of the last `put`.
+    put: Option<Square>,
 }
 
 impl Xboard {
@@ -173,6 +177,8 @@ impl Xboard {
             pongs: Vec::new(),
             shadow: None,
             shadows: Vec::new(),
+            lifted: None,
+            put: None,
         }
     }
 
@@ -281,6 +287,7 @@ impl Xboard {
                 None => self.error("bad argument: expected centiseconds", line),
             },
             "usermove" => self.user_move(rest),
+            "lift" | "put" | "hover" => self.mouse(cmd, rest, line),
             "?" => {
                 if self.task == Some(Task::Think) {
                     self.searcher.stop();
@@ -382,6 +389,54 @@ impl Xboard {
     fn reset_shadow(&mut self) {
         self.shadow = xbvariant::shadow(self.game.pos(), self.dialect());
         self.shadows.clear();
+        self.lifted = None;
+        self.put = None;
+    }
+
+    /// A person moving a piece with the mouse (`feature highlight=1`): `lift SQ` is answered
+    /// with `highlight COLORFEN` marking every target (after a `put` on a cyan square, `lift`
+    /// of that square marks the second leg's targets); `put SQ` on a square marked blue is
+    /// answered with `choice X`; `hover` needs no answer (no victim stands elsewhere than on a
+    /// red square). See `xbvariant` for the markers.
+    fn mouse(&mut self, cmd: &str, rest: &str, line: &str) {
+        let d = self.dialect();
+        let Some(sq) = xbvariant::xb_square(self.game.pos(), rest, d) else {
+            return self.error("bad argument: expected a square", line);
+        };
+        match cmd {
+            "lift" => {
+                let second = match (self.lifted, self.put) {
+                    (Some(l), Some(p)) if l.via.is_none() && p == sq => {
+                        let moves = xbvariant::all_clicks(self.game.pos(), d);
+                        xbvariant::is_first_leg(&moves, l.from, sq)
+                    }
+                    _ => false,
+                };
+                let lifted = match self.lifted {
+                    Some(l) if second => xbvariant::Lifted {
+                        from: l.from,
+                        via: Some(sq),
+                    },
+                    _ => xbvariant::Lifted {
+                        from: sq,
+                        via: None,
+                    },
+                };
+                self.lifted = Some(lifted);
+                self.put = None;
+                let h = xbvariant::highlight(self.game.pos(), d, self.shadow.as_ref(), lifted);
+                self.out.line(&h);
+            }
+            "put" => {
+                self.put = Some(sq);
+                if let Some(l) = self.lifted {
+                    if let Some(c) = xbvariant::choice(self.game.pos(), d, l, sq) {
+                        self.out.line(&format!("choice {c}"));
+                    }
+                }
+            }
+            _ => {}
+        }
     }
 
     /// Plays a legal move on the game and, as `text` (the spelling XBoard applied), on the
@@ -395,6 +450,8 @@ impl Xboard {
             s.apply(text);
         }
         self.shadows.push(before);
+        self.lifted = None;
+        self.put = None;
         true
     }
 
@@ -414,7 +471,7 @@ impl Xboard {
     fn features(&self) {
         let mut text = format!(
             "feature ping=1 setboard=1 usermove=1 time=1 draw=1 sigint=0 sigterm=0 reuse=1 \
-             analyze=1 colors=0 name=1 nps=0 memory=1 smp=1 exclude=0 pause=0 \
+             analyze=1 colors=0 name=1 nps=0 memory=1 smp=1 exclude=0 pause=0 highlight=1 \
              myname=\"{}\" variants=\"{}\"",
             engine_name(),
             options::variant_list(VariantKind::xboard_name, ",")
