@@ -847,3 +847,44 @@ fn micro_hatch_by_mouse() {
     assert!(e.xb_sync(4).is_empty());
     e.finish();
 }
+
+/// XBoard's Edit → Paste Position sends a six-field FEN (`w - - 0 1`, as seen in a real XBoard
+/// 4.9.1 debug log); Microorganism and Immune FENs have no castling field.
+#[test]
+fn xboard_six_field_fens_are_read() {
+    assert_eq!(
+        fen_from_xboard(
+            VariantKind::Microorganism,
+            "15n/16/16/16/16/16/16/16/16/16/16/6p9/6V9/16/16/N15 w - - 0 1"
+        ),
+        "15n/16/16/16/16/16/16/16/16/16/16/6p9/6V9/16/16/N15 w - 0 1"
+    );
+    // Our own FEN with its hidden state keeps its fields.
+    assert_eq!(
+        fen_from_xboard(
+            VariantKind::Microorganism,
+            "n15/16/16/16/16/16/16/16/16/16/16/16/16/16/16/N6tt7 b - 0 1 -"
+        ),
+        "n15/16/16/16/16/16/16/16/16/16/16/16/16/16/16/N6tt7 b - 0 1 -"
+    );
+    assert_eq!(
+        fen_from_xboard(
+            VariantKind::Immune,
+            "4b5/10/10/10/10/10/10/4I5/10/10 b - - 0 1"
+        ),
+        "10/10/4i5/10/10/10/10/10/10/4B5 w - 0 1"
+    );
+    let mut e = Engine::start();
+    e.send("xboard");
+    e.send("protover 2");
+    e.read_until(|l| l == "feature done=1");
+    e.send("variant microorganism");
+    e.send("force");
+    e.xb_sync(1);
+    e.send("setboard 15n/16/16/16/16/16/16/16/16/16/16/6p9/6V9/16/16/N15 w - - 0 1");
+    assert_eq!(
+        e.xb_fen(),
+        "15n/16/16/16/16/16/16/16/16/16/16/6p9/6V9/16/16/N15 w - 0 1 -"
+    );
+    e.finish();
+}

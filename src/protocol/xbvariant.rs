@@ -169,11 +169,24 @@ fn mirror_placement(placement: &str) -> String {
 
 /// A FEN sent by XBoard (`setboard`) as the rules read it: un-mirrored (placement flipped,
 /// colours and side to move swapped) for a mirrored variant, unchanged otherwise.
+///
+/// XBoard writes every FEN with its six standard fields (`placement side castling ep halfmove
+/// fullmove`, Edit → Paste Position sends `setboard 15n/…/N15 w - - 0 1`); Microorganism and
+/// Immune Chess have no castling field (`placement side ep|dendritic halfmove fullmove`), so
+/// for them such a FEN loses its castling field.
 pub fn fen_from_xboard(kind: VariantKind, fen: &str) -> String {
-    if !mirrored(kind) {
-        return fen.to_string();
-    }
     let mut fields: Vec<String> = fen.split_whitespace().map(str::to_string).collect();
+    let counter = |s: &String| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    if matches!(kind, VariantKind::Microorganism | VariantKind::Immune)
+        && fields.len() == 6
+        && counter(&fields[4])
+        && counter(&fields[5])
+    {
+        fields.remove(2);
+    }
+    if !mirrored(kind) {
+        return fields.join(" ");
+    }
     if let Some(p) = fields.first_mut() {
         *p = mirror_placement(p);
     }
