@@ -3,7 +3,8 @@ CARGO ?= cargo
 BIN := target/release/cellmate
 DEPTH ?= 6
 
-.PHONY: help build run test perft bench fuzz playouts latency lint fmt clean verify-xboard verify-python
+.PHONY: help build run test perft bench fuzz playouts latency lint fmt clean verify-xboard verify-python \
+	gui-check
 
 help:
 	@echo "build   release build of the engine ($(BIN))"
@@ -16,6 +17,7 @@ help:
 	@echo "lint    rustfmt check and clippy with warnings as errors"
 	@echo "verify-xboard  real XBoard under Xvfb: cellmate v Fairy-Max and Sjaak II (not CI)"
 	@echo "verify-python  python-chess drives cellmate over UCI and XBoard (not CI)"
+	@echo "gui-check  xdotool clicks every kind of move into a real XBoard per variant (not CI)"
 
 build:
 	$(CARGO) build --release
@@ -91,3 +93,15 @@ verify-xboard: build
 
 verify-python: build
 	python3 scripts/python_chess_check.py $(BIN)
+
+# docs/xboard.md "Moves with the mouse": per variant a real XBoard 4.9.1 under Xvfb (display
+# GUI_DISPLAY, started if not running) in Edit Game mode; xdotool clicks one move of every kind,
+# XBoard's board (Copy Position) is compared with the engine's after each, then the engine
+# moves. Debug logs and report.txt in GUI_DIR, screenshots in docs/. Needs xdotool, xclip and
+# imagemagick besides xboard and Xvfb.
+GUI_DIR ?= /tmp/cellmate-gui
+GUI_BIN ?= $(BIN)
+
+gui-check:
+	$(CARGO) build --release
+	python3 scripts/gui_check.py $(GUI_BIN) $(GUI_DIR) docs

@@ -15,7 +15,9 @@
 //! user's (not while analysing): `1-0 {White mates}`, `1/2-1/2 {Stalemate}`, … .
 //!
 //! Non-standard debugging commands: `d` prints the board with all its state and `fen` the
-//! FEN, every line prefixed by `# ` (XBoard ignores such lines); `help` lists the commands.
+//! FEN, `xbfen` the position in XBoard's view (`# board FEN`, mirrored for Immune) and, where
+//! one is kept, the shadow of XBoard's board (`# shadow PLACEMENT`), every line prefixed by
+//! `# ` (XBoard ignores such lines); `help` lists the commands.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -371,6 +373,13 @@ impl Xboard {
             }
             "d" => self.comment(&self.game.display()),
             "fen" => self.comment(&self.game.fen()),
+            "xbfen" => {
+                let mut text = format!("board {}", xbvariant::xboard_fen(self.game.pos()));
+                if let Some(s) = &self.shadow {
+                    text.push_str(&format!("\nshadow {}", s.placement()));
+                }
+                self.comment(&text);
+            }
             "help" => self.comment(HELP),
             _ => match xbvariant::parse_move(self.game.pos(), line, self.dialect()) {
                 Ok(_) | Err(MoveError::Illegal(_)) => self.user_move(line),
@@ -749,7 +758,8 @@ const HELP: &str = "\
 commands: new, variant NAME, setboard FEN, usermove MOVE (or just MOVE), go, force, playother,
   undo, remove, level MPS BASE INC, st SECONDS, sd DEPTH, time CS, otim CS, post, nopost,
   analyze, exit, ., ?, hint, hard, easy, memory MB, cores N, option NAME=VALUE, ping N, quit
-debugging: d (board and state), fen";
+debugging: d (board and state), fen, xbfen (the position as XBoard is shown it, and the shadow
+  of XBoard's board where one is kept)";
 
 #[cfg(test)]
 mod tests {

@@ -274,7 +274,7 @@ fn xboard_placement(pos: &AnyPos) -> String {
 }
 
 /// The FEN XBoard reads: placement, side, castling `-`, en passant `-`, counters `0 1`.
-fn xboard_fen(pos: &AnyPos) -> String {
+pub fn xboard_fen(pos: &AnyPos) -> String {
     let side = if xb_color(pos.kind(), pos.side_to_move()) == Color::White {
         'w'
     } else {
