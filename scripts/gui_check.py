@@ -232,7 +232,7 @@ class XBoard:
                 "-x", "0", "-y", "0", "-size", size, "-initialMode", "EditGame",
                 "-searchDepth", "3", "-autoCallFlag", "false"] + sc["args"]
         if pieces:
-            args += ["-pieceImageDirectory", pieces]
+            args += ["-pieceImageDirectory", pieces, "-trueColors", "true"]
         self.p = subprocess.Popen(args, env=ENV, stdout=subprocess.DEVNULL,
                                   stderr=subprocess.DEVNULL)
         self.win = None
@@ -307,8 +307,8 @@ class XBoard:
         g = self.geometry()
         run(["import", "-window", "root", "-crop",
              f"{g['WIDTH']}x{g['HEIGHT']}+{g['X']}+{g['Y']}", "+repage", path])
-        # Small enough for the repository: 60 %, 64 colours.
-        run(["convert", path, "-resize", "60%", "-colors", "64", path])
+        # Small enough for the repository: 70 %, 256 colours.
+        run(["convert", path, "-resize", "70%", "-colors", "256", "PNG8:" + path])
 
     def close(self):
         self.p.terminate()
