@@ -104,6 +104,8 @@ SCENARIOS = {
             # The hatch (MC, issue 4): blue squares around the infected piece, `choice v`.
             # XBoard shows the new Virus on f3, nothing on g4 where a Virus is back.
             (["g4", "f3"], "g4f3v", ["g4"]),
+            # Then the engine plays White, with a Virus on g4 that XBoard does not show.
+            (["p15", "o15"], "p15o15", ["g4"]),
         ],
         engine_differs=["g4"],
     ),
