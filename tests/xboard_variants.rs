@@ -360,16 +360,22 @@ fn immune_first_moves_and_fens_are_mirrored() {
     // XBoard's setboard FEN (White to move, Invaders upper case at the bottom) reads back.
     let xb = "btlmcdsltb/aenhoohnea/10/10/10/10/10/IIIIIIIIII/IIIIIIIIII/IIIIIIIIII w - - 0 1";
     let ours = fen_from_xboard(VariantKind::Immune, xb);
+    // (XBoard's castling field dropped: an Immune FEN has none.)
     assert_eq!(
         ours,
-        "iiiiiiiiii/iiiiiiiiii/iiiiiiiiii/10/10/10/10/10/AENHOOHNEA/BTLMCDSLTB b - - 0 1"
+        "iiiiiiiiii/iiiiiiiiii/iiiiiiiiii/10/10/10/10/10/AENHOOHNEA/BTLMCDSLTB b - 0 1"
     );
     assert_eq!(
         VariantKind::Immune.from_fen(&ours).unwrap().fen(),
         "iiiiiiiiii/iiiiiiiiii/iiiiiiiiii/10/10/10/10/10/AENHOOHNEA/BTLMCDSLTB b - 0 1"
     );
-    // Other variants are not mirrored.
-    assert_eq!(fen_from_xboard(VariantKind::Microorganism, xb), xb);
+    // Other variants are not mirrored (chess keeps all six fields).
+    assert_eq!(fen_from_xboard(VariantKind::Chess, xb), xb);
+    assert_eq!(
+        fen_from_xboard(VariantKind::Recursion, xb),
+        xb,
+        "only Microorganism and Immune lose the castling field"
+    );
 }
 
 #[test]
