@@ -536,6 +536,8 @@ impl Xboard {
             return self.error("no move to take back", line);
         }
         self.discard();
+        self.lifted = None;
+        self.put = None;
         for _ in 0..plies {
             self.game.undo();
             if let Some(s) = self.shadows.pop() {
