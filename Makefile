@@ -3,7 +3,8 @@ CARGO ?= cargo
 BIN := target/release/cellmate
 DEPTH ?= 6
 
-.PHONY: help build run test perft bench fuzz playouts latency lint fmt clean verify-xboard verify-python gui gui-test
+.PHONY: help build run test perft bench fuzz playouts latency lint fmt clean verify-xboard verify-python \
+	gui gui-test gui-check
 
 help:
 	@echo "build   release build of the engine ($(BIN))"
@@ -18,6 +19,7 @@ help:
 	@echo "verify-python  python-chess drives cellmate over UCI and XBoard (not CI)"
 	@echo "gui     serve the board page on http://127.0.0.1:8080/ (docs/gui.md)"
 	@echo "gui-test  headless Chromium + Playwright: every move kind of every variant entered with the mouse, checked against d; screenshots docs/gui-*.png (not CI)"
+	@echo "gui-check  xdotool clicks every kind of move into a real XBoard per variant (not CI)"
 
 build:
 	$(CARGO) build --release
@@ -109,3 +111,15 @@ gui-test:
 	$(CARGO) build --profile quick
 	cd tests/browser && { test -d node_modules/playwright-core || npm install --no-audit --no-fund; }
 	CELLMATE=$(CURDIR)/$(QUICK_BIN) CHROMIUM=$(CHROMIUM) node tests/browser/gui.test.mjs
+
+# docs/xboard.md "Moves with the mouse": per variant a real XBoard 4.9.1 under Xvfb (display
+# GUI_DISPLAY, started if not running) in Edit Game mode; xdotool clicks one move of every kind,
+# XBoard's board (Copy Position) is compared with the engine's after each, then the engine
+# moves. Debug logs and report.txt in GUI_DIR, screenshots in docs/. Needs xdotool, xclip and
+# imagemagick besides xboard and Xvfb.
+GUI_DIR ?= /tmp/cellmate-gui
+GUI_BIN ?= $(BIN)
+
+gui-check:
+	$(CARGO) build --release
+	python3 scripts/gui_check.py $(GUI_BIN) $(GUI_DIR) docs

@@ -25,11 +25,9 @@ use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use cellmate::core::{Color, Dialect, Move, MoveError, MoveList, Outcome, Variant};
-use cellmate::variants::chess::Chess;
-use cellmate::variants::immune::Immune;
-use cellmate::variants::micro::Micro;
-use cellmate::variants::recursion::Recursion;
+use cellmate::core::{Color, Dialect, Move, MoveError, Outcome};
+use cellmate::protocol::game::{AnyPos, VariantKind};
+use cellmate::protocol::xbvariant;
 
 /// How long one expected answer may take unless the fixture says otherwise (`timeout MS`):
 /// generous, since a loaded machine slows the engines' start-up (not their clocks: a move
@@ -41,49 +39,51 @@ const EXIT_WAIT: Duration = Duration::from_secs(5);
 type Res<T> = Result<T, String>;
 
 // ---------------------------------------------------------------------------------------------
-// The GUI's board: this crate's rules, behind a small object-safe trait.
+// The GUI's board: this crate's rules, with the XBoard side spelt as XBoard 4.9.1 hosts the
+// variant (`xbvariant`: zero-based ranks on 10 ranks and with `Rank Offset=1`, Immune Chess
+// mirrored, XBoard's spellings of shots, hatches, bonds, kills…).
 
-trait Board: Send {
-    fn parse(&self, text: &str, d: Dialect) -> Result<Move, MoveError>;
-    fn text(&self, m: Move, d: Dialect) -> String;
-    fn play(&mut self, m: Move);
-    fn side(&self) -> Color;
-    fn outcome(&self) -> Option<Outcome>;
-    fn copy(&self) -> Box<dyn Board>;
+#[derive(Clone)]
+struct Board {
+    pos: AnyPos,
+    /// The `Rank Offset` option sent to the XBoard engine(s).
+    rank_offset: u8,
 }
 
-impl<V: Variant> Board for V {
-    fn parse(&self, text: &str, d: Dialect) -> Result<Move, MoveError> {
-        self.parse_move(text, d)
+impl Board {
+    fn xb(&self) -> Dialect {
+        xbvariant::dialect(&self.pos, self.rank_offset)
     }
-    fn text(&self, m: Move, d: Dialect) -> String {
-        self.move_text(m, d)
+    fn parse(&self, text: &str, proto: Proto) -> Result<Move, MoveError> {
+        match proto {
+            Proto::Xboard => xbvariant::parse_move(&self.pos, text, self.xb()),
+            Proto::Uci => self.pos.parse_move(text, Dialect::UCI),
+        }
+    }
+    fn text(&self, m: Move, proto: Proto) -> String {
+        match proto {
+            Proto::Xboard => xbvariant::move_text(&self.pos, m, self.xb()),
+            Proto::Uci => self.pos.move_text(m, Dialect::UCI),
+        }
     }
     fn play(&mut self, m: Move) {
-        let mut list = MoveList::new();
-        self.legal_moves(&mut list);
-        assert!(list.contains(&m), "playing an illegal move");
-        self.make_move(m);
+        assert!(self.pos.is_legal(m), "playing an illegal move");
+        self.pos.make_move(m);
     }
     fn side(&self) -> Color {
-        self.side_to_move()
+        self.pos.side_to_move()
     }
     fn outcome(&self) -> Option<Outcome> {
-        Variant::outcome(self)
-    }
-    fn copy(&self) -> Box<dyn Board> {
-        Box::new(self.clone())
+        self.pos.outcome()
     }
 }
 
-/// The start position of a variant named as in UCI (`Variant::NAME`).
-fn new_board(name: &str) -> Res<Box<dyn Board>> {
-    Ok(match name {
-        Chess::NAME => Box::new(Chess::startpos()),
-        Recursion::NAME => Box::new(Recursion::startpos()),
-        Micro::NAME => Box::new(Micro::startpos()),
-        Immune::NAME => Box::new(Immune::startpos()),
-        _ => return Err(format!("unknown variant {name:?}")),
+/// The start position of a variant named as in UCI or XBoard.
+fn new_board(name: &str) -> Res<Board> {
+    let kind = VariantKind::from_name(name).ok_or_else(|| format!("unknown variant {name:?}"))?;
+    Ok(Board {
+        pos: kind.startpos(),
+        rank_offset: 0,
     })
 }
 
@@ -91,20 +91,6 @@ fn new_board(name: &str) -> Res<Box<dyn Board>> {
 enum Proto {
     Xboard,
     Uci,
-}
-
-/// How the GUI spells moves for an engine of this protocol.
-///
-/// XBoard 4.9.1 numbers the ranks of a board with exactly 10 ranks from 0
-/// (`../shared/transcripts/xboard-4.9.1_grand-10x10_zero-based-ranks.excerpt`), but the engine
-/// still speaks one-based ranks on every board, so this uses the engine's spelling for now (no
-/// fixture plays a 10-rank variant over XBoard yet). When the engine follows XBoard, spell
-/// `RankBase::ZERO` here for boards of 10 ranks and add an XBoard Immune fixture.
-fn dialect(proto: Proto, _board: &dyn Board) -> Dialect {
-    match proto {
-        Proto::Xboard => Dialect::XBOARD,
-        Proto::Uci => Dialect::UCI,
-    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -481,7 +467,7 @@ struct Played {
 
 struct Gui {
     engines: Vec<Engine>,
-    board: Option<Box<dyn Board>>,
+    board: Option<Board>,
     played: Vec<Played>,
     clocks: Option<Clocks>,
     wait: Duration,
@@ -495,9 +481,9 @@ impl Gui {
             .ok_or_else(|| format!("no engine {name:?} (missing `start {name} …`?)"))
     }
 
-    fn board(&self) -> Res<&dyn Board> {
+    fn board(&self) -> Res<&Board> {
         self.board
-            .as_deref()
+            .as_ref()
             .ok_or_else(|| "no board (missing `board VARIANT`)".to_string())
     }
 
@@ -559,7 +545,36 @@ impl Gui {
     fn send(&mut self, e: usize, text: &str) -> Res<()> {
         let line = self.expand(e, text)?;
         self.engines[e].check_send(&line)?;
+        if self.engines[e].proto == Proto::Xboard {
+            self.follow_xboard(text, &line)?;
+        }
         self.engines[e].write(&line)
+    }
+
+    /// What an XBoard command does to the GUI's board: `option Rank Offset=N` changes the
+    /// spelling, `setboard FEN` (XBoard's view) replaces the position, and a person's move
+    /// (a literal `usermove`, not a `{last}` relay) is played on it and must be legal.
+    fn follow_xboard(&mut self, raw: &str, line: &str) -> Res<()> {
+        let Some(board) = self.board.as_mut() else {
+            return Ok(());
+        };
+        if let Some(v) = line.strip_prefix("option Rank Offset=") {
+            board.rank_offset = v.parse().map_err(|_| format!("bad option {line:?}"))?;
+        } else if let Some(fen) = line.strip_prefix("setboard ") {
+            let kind = board.pos.kind();
+            board.pos = kind
+                .from_fen(&xbvariant::fen_from_xboard(kind, fen))
+                .map_err(|e| format!("{line:?}: the GUI cannot read it ({e})"))?;
+            self.played.clear();
+        } else if let Some(text) = line.strip_prefix("usermove ") {
+            if !raw.contains('{') {
+                let m = board
+                    .parse(text, Proto::Xboard)
+                    .map_err(|e| format!("{line:?}: the person's move is not legal ({e})"))?;
+                self.play(m);
+            }
+        }
+        Ok(())
     }
 
     /// Reads engine `e`'s lines until one matches `pattern`.
@@ -601,9 +616,9 @@ impl Gui {
     fn engine_moved(&mut self, e: usize, at: Instant, text: &str, line: &str) -> Res<()> {
         let name = self.engines[e].name.clone();
         let board = self.board()?;
-        let d = dialect(self.engines[e].proto, board);
+        let proto = self.engines[e].proto;
         let m = board
-            .parse(text, d)
+            .parse(text, proto)
             .map_err(|err| format!("{name}: {line:?}: not a legal move here ({err})"))?;
         // A ponder move must be legal after the move.
         if let Some(p) = line
@@ -611,10 +626,10 @@ impl Gui {
             .skip_while(|w| *w != "ponder")
             .nth(1)
         {
-            let mut after = board.copy();
+            let mut after = board.clone();
             after.play(m);
             after
-                .parse(p, d)
+                .parse(p, proto)
                 .map_err(|err| format!("{name}: {line:?}: illegal ponder move ({err})"))?;
         }
         let mover = board.side();
@@ -638,8 +653,8 @@ impl Gui {
 
     fn play(&mut self, m: Move) {
         let board = self.board.as_mut().expect("board");
-        let uci = board.text(m, dialect(Proto::Uci, &**board));
-        let xboard = board.text(m, dialect(Proto::Xboard, &**board));
+        let uci = board.text(m, Proto::Uci);
+        let xboard = board.text(m, Proto::Xboard);
         board.play(m);
         self.played.push(Played { uci, xboard });
     }
@@ -754,7 +769,7 @@ fn fixture_files() -> Vec<PathBuf> {
 #[test]
 fn replay_every_fixture() {
     let mut files = fixture_files();
-    assert!(files.len() >= 6, "fixtures missing: {files:?}");
+    assert!(files.len() >= 13, "fixtures missing: {files:?}");
     // `FIXTURE=word cargo test --test protocol_fixtures` replays only the files naming `word`.
     if let Ok(only) = std::env::var("FIXTURE") {
         files.retain(|p| p.to_string_lossy().contains(&only));
@@ -837,9 +852,9 @@ fn feature_and_option_lines() {
 #[test]
 fn illegal_engine_moves_are_caught() {
     let board = new_board("chess").unwrap();
-    assert!(board.parse("e2e4", Dialect::XBOARD).is_ok());
-    assert!(board.parse("e2e5", Dialect::XBOARD).is_err());
-    assert!(board.parse("@@@@", Dialect::XBOARD).is_err());
+    assert!(board.parse("e2e4", Proto::Xboard).is_ok());
+    assert!(board.parse("e2e5", Proto::Xboard).is_err());
+    assert!(board.parse("@@@@", Proto::Xboard).is_err());
     assert!(new_board("shogi").is_err());
 }
 

@@ -45,6 +45,7 @@ fn handshake_features_then_done_last() {
         "smp=1",
         "exclude=0",
         "pause=0",
+        "highlight=1",
         "variants=\"normal,recursion,microorganism,immune\"",
     ] {
         assert!(
@@ -418,5 +419,108 @@ fn ping_while_thinking_is_answered_after_the_move() {
     let mv = lines.iter().position(|l| l.starts_with("move "));
     assert!(mv.is_some(), "the move comes before the pong: {lines:?}");
     e.send("quit");
+    e.finish();
+}
+
+/// Sends `cmd` and returns what the engine answers to it (the lines before a `pong`).
+fn answer(e: &mut Engine, cmd: &str) -> Vec<String> {
+    e.send(cmd);
+    e.xb_sync(7)
+}
+
+/// `feature highlight=1`: XBoard's `lift SQ` is answered with `highlight COLORFEN` marking
+/// every target (Y a move, R a capture, M a promotion choice), `put` on a plain square and
+/// `hover` need no answer, a bad square is one error line (XBoard 4.9.1 `MarkByFEN`).
+#[test]
+fn lift_is_answered_with_every_target() {
+    let mut e = Engine::start();
+    handshake(&mut e);
+    e.send("new");
+    e.send("force");
+    assert_eq!(answer(&mut e, "lift e2"), ["highlight 8/8/8/8/4Y3/4Y3/8/8"]);
+    assert_eq!(answer(&mut e, "lift g1"), ["highlight 8/8/8/8/8/5Y1Y/8/8"]);
+    // No move from an empty square or for the side not to move.
+    assert_eq!(answer(&mut e, "lift e4"), ["highlight 8/8/8/8/8/8/8/8"]);
+    assert_eq!(answer(&mut e, "lift e7"), ["highlight 8/8/8/8/8/8/8/8"]);
+    assert!(answer(&mut e, "put e4").is_empty());
+    assert!(answer(&mut e, "hover e4").is_empty());
+    assert_eq!(
+        answer(&mut e, "lift e9"),
+        ["Error (bad argument: expected a square): lift e9"]
+    );
+    assert_eq!(
+        answer(&mut e, "put"),
+        ["Error (bad argument: expected a square): put"]
+    );
+    // A pawn reaching the last rank, capturing or not: a promotion choice (magenta), no
+    // `choice`; a capture without promotion is red.
+    e.send("setboard r3k3/1P6/8/8/8/8/8/4K3 w - - 0 1");
+    assert_eq!(answer(&mut e, "lift b7"), ["highlight MM6/8/8/8/8/8/8/8"]);
+    assert_eq!(
+        answer(&mut e, "lift e1"),
+        ["highlight 8/8/8/8/8/8/3YYY2/3Y1Y2"]
+    );
+    e.send("setboard 4k3/8/8/8/8/8/3r4/4K3 w - - 0 1");
+    assert_eq!(answer(&mut e, "lift e1"), ["highlight 8/8/8/8/8/8/3R4/5Y2"]);
+    e.send("setboard r3k3/1P6/8/8/8/8/8/4K3 w - - 0 1");
+    assert!(answer(&mut e, "put b8").is_empty());
+    // The position is unchanged by all this: the move is still played.
+    e.send("usermove b7a8q");
+    assert_eq!(e.xb_fen(), "Q3k3/8/8/8/8/8/8/4K3 b - - 0 1");
+    e.finish();
+}
+
+/// Two-leg moves: the first leg's square is cyan; after XBoard's `put` and `lift` of that
+/// square the second leg's targets are marked. An Immune B-cell's shot (mirrored: the cell on
+/// XBoard's e9, the Invader on e2) is out and back; a Microorganism bond is out over the
+/// first empty square beyond the partner and back.
+#[test]
+fn lift_marks_both_legs_of_shots_and_bonds() {
+    let mut e = Engine::start();
+    handshake(&mut e);
+    e.send("variant immune");
+    e.send("force");
+    e.send("setboard 4b5/10/10/10/10/10/10/4I5/10/10 b - - 0 1");
+    e.xb_sync(1);
+    assert_eq!(
+        answer(&mut e, "lift e9"),
+        ["highlight 10/10/10/10/10/10/10/4C5/10/10"]
+    );
+    assert!(answer(&mut e, "put e2").is_empty());
+    assert_eq!(
+        answer(&mut e, "lift e2"),
+        ["highlight 4Y5/10/10/10/10/10/10/10/10/10"]
+    );
+    assert!(answer(&mut e, "put e9").is_empty());
+    e.send("usermove e9e2,e2e9");
+    assert_eq!(
+        e.read_until(|l| l.starts_with("0-1")).last().unwrap(),
+        "0-1 {Black destroyed every Invader}"
+    );
+
+    e.send("variant microorganism");
+    e.send("force");
+    e.send("setboard n15/16/16/16/16/16/16/16/16/16/16/16/16/16/16/N6tt7 b - 0 1 -");
+    e.xb_sync(2);
+    // The Platelet on h1: steps to g1, g2, h2, i2; the bond with i1 through j1.
+    assert_eq!(
+        answer(&mut e, "lift h1"),
+        ["highlight 16/16/16/16/16/16/16/16/16/16/16/16/16/16/6YYY7/6Y2C6"]
+    );
+    assert!(answer(&mut e, "put j1").is_empty());
+    assert_eq!(
+        answer(&mut e, "lift j1"),
+        ["highlight 16/16/16/16/16/16/16/16/16/16/16/16/16/16/16/7Y8"]
+    );
+    // A `lift` elsewhere starts again from that square.
+    assert_eq!(
+        answer(&mut e, "lift a16"),
+        ["highlight 1Y14/YY14/16/16/16/16/16/16/16/16/16/16/16/16/16/16"]
+    );
+    e.send("usermove h1j1,j1h1");
+    assert_eq!(
+        e.xb_fen(),
+        "n15/16/16/16/16/16/16/16/16/16/16/16/16/16/16/N6tt7 w - 1 2 h1:wall;i1:wall"
+    );
     e.finish();
 }

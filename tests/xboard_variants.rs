@@ -5,11 +5,11 @@
 mod protocol_support;
 
 use cellmate::core::rng::XorShift as Rng;
-use cellmate::core::{Color, Dialect, MoveKind, Outcome, RankBase};
+use cellmate::core::{Color, Dialect, MoveKind, Outcome, RankBase, Square};
 use cellmate::protocol::game::{AnyPos, VariantKind};
 use cellmate::protocol::xbvariant::{
-    applied_text, claim, dialect, fen_from_xboard, mirror_text, move_text, parse_move, safe_moves,
-    setup_lines, shadow,
+    applied_text, choice, claim, clicks, dialect, fen_from_xboard, geometry, highlight,
+    mirror_text, move_text, parse_move, safe_moves, setup_lines, shadow, Clicks, Lifted,
 };
 use protocol_support::Engine;
 
@@ -360,16 +360,22 @@ fn immune_first_moves_and_fens_are_mirrored() {
     // XBoard's setboard FEN (White to move, Invaders upper case at the bottom) reads back.
     let xb = "btlmcdsltb/aenhoohnea/10/10/10/10/10/IIIIIIIIII/IIIIIIIIII/IIIIIIIIII w - - 0 1";
     let ours = fen_from_xboard(VariantKind::Immune, xb);
+    // (XBoard's castling field dropped: an Immune FEN has none.)
     assert_eq!(
         ours,
-        "iiiiiiiiii/iiiiiiiiii/iiiiiiiiii/10/10/10/10/10/AENHOOHNEA/BTLMCDSLTB b - - 0 1"
+        "iiiiiiiiii/iiiiiiiiii/iiiiiiiiii/10/10/10/10/10/AENHOOHNEA/BTLMCDSLTB b - 0 1"
     );
     assert_eq!(
         VariantKind::Immune.from_fen(&ours).unwrap().fen(),
         "iiiiiiiiii/iiiiiiiiii/iiiiiiiiii/10/10/10/10/10/AENHOOHNEA/BTLMCDSLTB b - 0 1"
     );
-    // Other variants are not mirrored.
-    assert_eq!(fen_from_xboard(VariantKind::Microorganism, xb), xb);
+    // Other variants are not mirrored (chess keeps all six fields).
+    assert_eq!(fen_from_xboard(VariantKind::Chess, xb), xb);
+    assert_eq!(
+        fen_from_xboard(VariantKind::Recursion, xb),
+        xb,
+        "only Microorganism and Immune lose the castling field"
+    );
 }
 
 #[test]
@@ -578,6 +584,313 @@ fn micro_engine_avoids_the_piece_xboard_lost() {
     assert!(
         !mv.starts_with("g4"),
         "{mv} moves the piece XBoard does not show"
+    );
+    e.finish();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Move entry with the mouse (`lift`/`put`, `highlight`, `choice`), simulated the way XBoard
+// 4.9.1 handles the markers (`backend.c`: `MarkByFEN`, `LeftClick`).
+
+/// A `highlight COLORFEN` read as XBoard's `MarkByFEN` does: the marker letter per square
+/// (`[rank][file]`, rank 0 at the bottom), upper case only (lower case marks no target).
+fn read_highlight(line: &str, width: usize, height: usize) -> Vec<Vec<Option<char>>> {
+    let fen = line.strip_prefix("highlight ").expect(line);
+    let mut grid = vec![vec![None; width]; height];
+    let rows: Vec<&str> = fen.split('/').collect();
+    assert_eq!(rows.len(), height, "{line}");
+    for (i, row) in rows.iter().enumerate() {
+        let r = height - 1 - i;
+        let (mut f, mut run) = (0, 0);
+        for c in row.chars() {
+            if let Some(d) = c.to_digit(10) {
+                run = run * 10 + d as usize;
+                continue;
+            }
+            f += run;
+            run = 0;
+            assert!("YRGCBMWDT".contains(c), "{c} in {line}");
+            grid[r][f] = Some(c);
+            f += 1;
+        }
+        assert_eq!(f + run, width, "{line}");
+    }
+    grid
+}
+
+/// What XBoard sends after the clicks that `grid` allows for reaching `to` from the lifted
+/// square (through `via`, a cyan square, if given): `None` when the marks do not let a person
+/// enter the move. `choice` answers a `put` on a blue square.
+fn entered(
+    g: cellmate::core::Geometry,
+    d: Dialect,
+    c: &Clicks,
+    first: &[Vec<Option<char>>],
+    second: Option<&[Vec<Option<char>>]>,
+    choice_for: impl Fn(Square) -> Option<char>,
+) -> Option<String> {
+    let at = |grid: &[Vec<Option<char>>], s: Square| grid[g.rank(s) as usize][g.file(s) as usize];
+    let n = |s: Square| g.name(s, d.rank_base);
+    let (prefix, grid) = match c.via {
+        Some(v) => {
+            if at(first, v) != Some('C') {
+                return None;
+            }
+            (format!("{}{},{}", n(c.from), n(v), n(v)), second?)
+        }
+        None => (n(c.from), first),
+    };
+    let suffix = match at(grid, c.to)? {
+        'Y' | 'R' | 'T' if c.suffix.is_none() => None,
+        // A second click on a cyan square ends the move there, without a suffix.
+        'C' if c.via.is_none() && c.suffix.is_none() => None,
+        'B' => Some(choice_for(c.to)?),
+        // XBoard's promotion popup or sweep offers the pieces: the person picks the suffix.
+        'M' => c.suffix,
+        _ => return None,
+    };
+    Some(format!(
+        "{prefix}{}{}",
+        n(c.to),
+        suffix.map(String::from).unwrap_or_default()
+    ))
+}
+
+/// Every legal move of random playouts can be entered with the mouse in XBoard, exactly in the
+/// engine's XBoard spelling (so XBoard applies it as the engine expects), except passes; and
+/// every marked target belongs to a legal move.
+fn every_move_by_mouse(
+    kind: VariantKind,
+    rank_offset: u8,
+    games: usize,
+    plies: usize,
+    seed: u64,
+) -> [usize; 15] {
+    let mut rng = Rng(seed);
+    let mut kinds = [0usize; 15];
+    for _ in 0..games {
+        let mut pos: AnyPos = kind.startpos();
+        let d = dialect(&pos, rank_offset);
+        let mut sh = shadow(&pos, d);
+        for _ in 0..plies {
+            if pos.outcome().is_some() {
+                break;
+            }
+            let g = geometry(&pos);
+            let (w, h) = (g.width as usize, g.height as usize);
+            let list = pos.legal_moves();
+            let mut firsts = std::collections::HashMap::new();
+            for &m in &list {
+                let text = move_text(&pos, m, d);
+                let Some(c) = clicks(g, &text, d) else {
+                    assert_eq!(m.kind(), MoveKind::Pass, "{text} cannot be clicked");
+                    kinds[m.kind() as usize] += 1;
+                    continue;
+                };
+                let lift = Lifted {
+                    from: c.from,
+                    via: None,
+                };
+                let first = firsts
+                    .entry(c.from)
+                    .or_insert_with(|| read_highlight(&highlight(&pos, d, sh.as_ref(), lift), w, h))
+                    .clone();
+                let second = c.via.map(|v| {
+                    read_highlight(
+                        &highlight(
+                            &pos,
+                            d,
+                            sh.as_ref(),
+                            Lifted {
+                                from: c.from,
+                                via: Some(v),
+                            },
+                        ),
+                        w,
+                        h,
+                    )
+                });
+                let lifted = Lifted {
+                    from: c.from,
+                    via: c.via,
+                };
+                let got = entered(g, d, &c, &first, second.as_deref(), |to| {
+                    choice(&pos, d, lifted, to)
+                });
+                assert_eq!(
+                    got.as_deref(),
+                    Some(text.as_str()),
+                    "{kind:?} in {}",
+                    pos.fen()
+                );
+                assert_eq!(parse_move(&pos, &text, d), Ok(m));
+                kinds[m.kind() as usize] += 1;
+            }
+            // No mark without a move: every upper-case target of a lifted square is a move's.
+            let all: Vec<Clicks> = list
+                .iter()
+                .filter_map(|&m| clicks(g, &move_text(&pos, m, d), d))
+                .collect();
+            for (&from, grid) in &firsts {
+                for (r, row) in grid.iter().enumerate() {
+                    for (f, mark) in row.iter().enumerate() {
+                        if mark.is_some() {
+                            let to = Square((r * w + f) as u8);
+                            assert!(
+                                all.iter().any(|c| c.from == from
+                                    && (c.to == to && c.via.is_none() || c.via == Some(to))),
+                                "{kind:?}: a mark without a move in {}",
+                                pos.fen()
+                            );
+                        }
+                    }
+                }
+            }
+            let m = list[(rng.next() % list.len() as u64) as usize];
+            let text = move_text(&pos, m, d);
+            pos.make_move(m);
+            if let Some(s) = sh.as_mut() {
+                s.apply(&text);
+            }
+        }
+    }
+    kinds
+}
+
+#[test]
+fn chess_every_move_by_mouse() {
+    let k = every_move_by_mouse(VariantKind::Chess, 0, 4, 120, 5);
+    assert!(k.iter().sum::<usize>() > 3000, "{k:?}");
+}
+
+#[test]
+fn recursion_every_move_by_mouse() {
+    let k = every_move_by_mouse(VariantKind::Recursion, 0, 3, 120, 6);
+    assert!(k[MoveKind::Castle as usize] > 0, "{k:?}");
+    assert!(k.iter().sum::<usize>() > 3000, "{k:?}");
+}
+
+#[test]
+fn immune_every_move_by_mouse() {
+    let k = every_move_by_mouse(VariantKind::Immune, 0, 4, 200, 7);
+    assert!(k[MoveKind::Shot as usize] > 0, "{k:?}");
+    assert!(k.iter().sum::<usize>() > 3000, "{k:?}");
+}
+
+#[test]
+fn micro_every_move_by_mouse() {
+    let mut k = [0; 15];
+    for (off, seed) in [(1, 8), (0, 9), (1, 10)] {
+        let r = every_move_by_mouse(VariantKind::Microorganism, off, 1, 200, seed);
+        for (a, b) in k.iter_mut().zip(r) {
+            *a += b;
+        }
+    }
+    eprintln!("micro move kinds entered: {k:?}");
+    for kind in [
+        MoveKind::Bond,
+        MoveKind::Expand,
+        MoveKind::Contract,
+        MoveKind::Kill,
+        MoveKind::Infect,
+        MoveKind::Ride,
+    ] {
+        assert!(k[kind as usize] > 0, "no {kind:?}: {k:?}");
+    }
+    assert!(k.iter().sum::<usize>() > 3000, "{k:?}");
+}
+
+/// A hatch entered with the mouse: lifting the infected piece marks the squares where the new
+/// Virus can go in blue; `put` on one is answered `choice v`, so XBoard sends `XYv`.
+#[test]
+fn micro_hatch_by_mouse() {
+    let (_, _, _, hatch) = micro_after_hatch();
+    let mut e = Engine::start();
+    e.send("xboard");
+    e.send("protover 2");
+    e.read_until(|l| l == "feature done=1");
+    e.send("variant microorganism");
+    e.send("option Rank Offset=1");
+    e.send("force");
+    e.send(&format!("setboard {MICRO_INFECT}"));
+    let mut pos = VariantKind::Microorganism.from_fen(MICRO_INFECT).unwrap();
+    let d = dialect(&pos, 1);
+    let mut sh = shadow(&pos, d).unwrap();
+    let mut texts = vec!["g3g4".to_string()];
+    play_xb(&mut pos, &mut sh, "g3g4", d);
+    let mut ply = 0;
+    while !pos
+        .legal_moves()
+        .iter()
+        .any(|m| m.kind() == MoveKind::Hatch)
+    {
+        let t = match (pos.side_to_move(), ply % 4 < 2) {
+            (Color::White, true) => "a0b0",
+            (Color::White, false) => "b0a0",
+            (Color::Black, true) => "p15o15",
+            (Color::Black, false) => "o15p15",
+        };
+        texts.push(t.into());
+        play_xb(&mut pos, &mut sh, t, d);
+        ply += 1;
+    }
+    for t in &texts {
+        e.send(&format!("usermove {t}"));
+    }
+    e.xb_sync(1);
+    // The hatch is due: the eight neighbours of g4 (ranks from 0), all blue.
+    e.send("lift g4");
+    let got = e.xb_sync(2);
+    assert_eq!(
+        got,
+        ["highlight 16/16/16/16/16/16/16/16/16/16/5BBB8/5B1B8/5BBB8/16/16/16"]
+    );
+    e.send("put f3");
+    assert_eq!(e.xb_sync(3), ["choice v"]);
+    // What XBoard then sends is the engine's own spelling of the hatch.
+    assert_eq!(hatch, "g4f3v");
+    e.send(&format!("usermove {hatch}"));
+    assert!(e.xb_sync(4).is_empty());
+    e.finish();
+}
+
+/// XBoard's Edit → Paste Position sends a six-field FEN (`w - - 0 1`, as seen in a real XBoard
+/// 4.9.1 debug log); Microorganism and Immune FENs have no castling field.
+#[test]
+fn xboard_six_field_fens_are_read() {
+    assert_eq!(
+        fen_from_xboard(
+            VariantKind::Microorganism,
+            "15n/16/16/16/16/16/16/16/16/16/16/6p9/6V9/16/16/N15 w - - 0 1"
+        ),
+        "15n/16/16/16/16/16/16/16/16/16/16/6p9/6V9/16/16/N15 w - 0 1"
+    );
+    // Our own FEN with its hidden state keeps its fields.
+    assert_eq!(
+        fen_from_xboard(
+            VariantKind::Microorganism,
+            "n15/16/16/16/16/16/16/16/16/16/16/16/16/16/16/N6tt7 b - 0 1 -"
+        ),
+        "n15/16/16/16/16/16/16/16/16/16/16/16/16/16/16/N6tt7 b - 0 1 -"
+    );
+    assert_eq!(
+        fen_from_xboard(
+            VariantKind::Immune,
+            "4b5/10/10/10/10/10/10/4I5/10/10 b - - 0 1"
+        ),
+        "10/10/4i5/10/10/10/10/10/10/4B5 w - 0 1"
+    );
+    let mut e = Engine::start();
+    e.send("xboard");
+    e.send("protover 2");
+    e.read_until(|l| l == "feature done=1");
+    e.send("variant microorganism");
+    e.send("force");
+    e.xb_sync(1);
+    e.send("setboard 15n/16/16/16/16/16/16/16/16/16/16/6p9/6V9/16/16/N15 w - - 0 1");
+    assert_eq!(
+        e.xb_fen(),
+        "15n/16/16/16/16/16/16/16/16/16/16/6p9/6V9/16/16/N15 w - 0 1 -"
     );
     e.finish();
 }

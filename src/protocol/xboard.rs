@@ -15,7 +15,9 @@
 //! user's (not while analysing): `1-0 {White mates}`, `1/2-1/2 {Stalemate}`, … .
 //!
 //! Non-standard debugging commands: `d` prints the board with all its state and `fen` the
-//! FEN, every line prefixed by `# ` (XBoard ignores such lines); `help` lists the commands.
+//! FEN, `xbfen` the position in XBoard's view (`# board FEN`, mirrored for Immune) and, where
+//! one is kept, the shadow of XBoard's board (`# shadow PLACEMENT`), every line prefixed by
+//! `# ` (XBoard ignores such lines); `help` lists the commands.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -28,7 +30,7 @@ use super::searcher::{Finished, InfoSink, Searcher};
 use super::xbshadow::Shadow;
 use super::xbvariant;
 use super::{engine_name, Flow, Output};
-use crate::core::{Color, Dialect, Move, MoveError};
+use crate::core::{Color, Dialect, Move, MoveError, Square};
 use crate::engine::Limits;
 
 /// Time control as XBoard set it.
@@ -150,6 +152,10 @@ pub struct Xboard {
     /// state before each move of the game (for `undo`).
     shadow: Option<Shadow>,
     shadows: Vec<Option<Shadow>>,
+    /// The piece a person has lifted in XBoard (`lift`), for `highlight` and `choice`.
+    lifted: Option<xbvariant::Lifted>,
+    /// The square of the last `put`.
+    put: Option<Square>,
 }
 
 impl Xboard {
@@ -173,6 +179,8 @@ impl Xboard {
             pongs: Vec::new(),
             shadow: None,
             shadows: Vec::new(),
+            lifted: None,
+            put: None,
         }
     }
 
@@ -281,6 +289,7 @@ impl Xboard {
                 None => self.error("bad argument: expected centiseconds", line),
             },
             "usermove" => self.user_move(rest),
+            "lift" | "put" | "hover" => self.mouse(cmd, rest, line),
             "?" => {
                 if self.task == Some(Task::Think) {
                     self.searcher.stop();
@@ -364,6 +373,13 @@ impl Xboard {
             }
             "d" => self.comment(&self.game.display()),
             "fen" => self.comment(&self.game.fen()),
+            "xbfen" => {
+                let mut text = format!("board {}", xbvariant::xboard_fen(self.game.pos()));
+                if let Some(s) = &self.shadow {
+                    text.push_str(&format!("\nshadow {}", s.placement()));
+                }
+                self.comment(&text);
+            }
             "help" => self.comment(HELP),
             _ => match xbvariant::parse_move(self.game.pos(), line, self.dialect()) {
                 Ok(_) | Err(MoveError::Illegal(_)) => self.user_move(line),
@@ -382,6 +398,54 @@ impl Xboard {
     fn reset_shadow(&mut self) {
         self.shadow = xbvariant::shadow(self.game.pos(), self.dialect());
         self.shadows.clear();
+        self.lifted = None;
+        self.put = None;
+    }
+
+    /// A person moving a piece with the mouse (`feature highlight=1`): `lift SQ` is answered
+    /// with `highlight COLORFEN` marking every target (after a `put` on a cyan square, `lift`
+    /// of that square marks the second leg's targets); `put SQ` on a square marked blue is
+    /// answered with `choice X`; `hover` needs no answer (no victim stands elsewhere than on a
+    /// red square). See `xbvariant` for the markers.
+    fn mouse(&mut self, cmd: &str, rest: &str, line: &str) {
+        let d = self.dialect();
+        let Some(sq) = xbvariant::xb_square(self.game.pos(), rest, d) else {
+            return self.error("bad argument: expected a square", line);
+        };
+        match cmd {
+            "lift" => {
+                let second = match (self.lifted, self.put) {
+                    (Some(l), Some(p)) if l.via.is_none() && p == sq => {
+                        let moves = xbvariant::all_clicks(self.game.pos(), d);
+                        xbvariant::is_first_leg(&moves, l.from, sq)
+                    }
+                    _ => false,
+                };
+                let lifted = match self.lifted {
+                    Some(l) if second => xbvariant::Lifted {
+                        from: l.from,
+                        via: Some(sq),
+                    },
+                    _ => xbvariant::Lifted {
+                        from: sq,
+                        via: None,
+                    },
+                };
+                self.lifted = Some(lifted);
+                self.put = None;
+                let h = xbvariant::highlight(self.game.pos(), d, self.shadow.as_ref(), lifted);
+                self.out.line(&h);
+            }
+            "put" => {
+                self.put = Some(sq);
+                if let Some(l) = self.lifted {
+                    if let Some(c) = xbvariant::choice(self.game.pos(), d, l, sq) {
+                        self.out.line(&format!("choice {c}"));
+                    }
+                }
+            }
+            _ => {}
+        }
     }
 
     /// Plays a legal move on the game and, as `text` (the spelling XBoard applied), on the
@@ -395,6 +459,8 @@ impl Xboard {
             s.apply(text);
         }
         self.shadows.push(before);
+        self.lifted = None;
+        self.put = None;
         true
     }
 
@@ -414,7 +480,7 @@ impl Xboard {
     fn features(&self) {
         let mut text = format!(
             "feature ping=1 setboard=1 usermove=1 time=1 draw=1 sigint=0 sigterm=0 reuse=1 \
-             analyze=1 colors=0 name=1 nps=0 memory=1 smp=1 exclude=0 pause=0 \
+             analyze=1 colors=0 name=1 nps=0 memory=1 smp=1 exclude=0 pause=0 highlight=1 \
              myname=\"{}\" variants=\"{}\"",
             engine_name(),
             options::variant_list(VariantKind::xboard_name, ",")
@@ -470,6 +536,8 @@ impl Xboard {
             return self.error("no move to take back", line);
         }
         self.discard();
+        self.lifted = None;
+        self.put = None;
         for _ in 0..plies {
             self.game.undo();
             if let Some(s) = self.shadows.pop() {
@@ -692,7 +760,8 @@ const HELP: &str = "\
 commands: new, variant NAME, setboard FEN, usermove MOVE (or just MOVE), go, force, playother,
   undo, remove, level MPS BASE INC, st SECONDS, sd DEPTH, time CS, otim CS, post, nopost,
   analyze, exit, ., ?, hint, hard, easy, memory MB, cores N, option NAME=VALUE, ping N, quit
-debugging: d (board and state), fen";
+debugging: d (board and state), fen, xbfen (the position as XBoard is shown it, and the shadow
+  of XBoard's board where one is kept)";
 
 #[cfg(test)]
 mod tests {

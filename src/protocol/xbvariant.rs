@@ -169,11 +169,24 @@ fn mirror_placement(placement: &str) -> String {
 
 /// A FEN sent by XBoard (`setboard`) as the rules read it: un-mirrored (placement flipped,
 /// colours and side to move swapped) for a mirrored variant, unchanged otherwise.
+///
+/// XBoard writes every FEN with its six standard fields (`placement side castling ep halfmove
+/// fullmove`, Edit → Paste Position sends `setboard 15n/…/N15 w - - 0 1`); Microorganism and
+/// Immune Chess have no castling field (`placement side ep|dendritic halfmove fullmove`), so
+/// for them such a FEN loses its castling field.
 pub fn fen_from_xboard(kind: VariantKind, fen: &str) -> String {
-    if !mirrored(kind) {
-        return fen.to_string();
-    }
     let mut fields: Vec<String> = fen.split_whitespace().map(str::to_string).collect();
+    let counter = |s: &String| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    if matches!(kind, VariantKind::Microorganism | VariantKind::Immune)
+        && fields.len() == 6
+        && counter(&fields[4])
+        && counter(&fields[5])
+    {
+        fields.remove(2);
+    }
+    if !mirrored(kind) {
+        return fields.join(" ");
+    }
     if let Some(p) = fields.first_mut() {
         *p = mirror_placement(p);
     }
@@ -217,7 +230,8 @@ fn profile(kind: VariantKind) -> Option<&'static Profile> {
     }
 }
 
-fn geometry(pos: &AnyPos) -> Geometry {
+/// The board of a position.
+pub fn geometry(pos: &AnyPos) -> Geometry {
     match pos {
         AnyPos::Chess(p) => p.geometry(),
         AnyPos::Recursion(p) => p.geometry(),
@@ -260,7 +274,7 @@ fn xboard_placement(pos: &AnyPos) -> String {
 }
 
 /// The FEN XBoard reads: placement, side, castling `-`, en passant `-`, counters `0 1`.
-fn xboard_fen(pos: &AnyPos) -> String {
+pub fn xboard_fen(pos: &AnyPos) -> String {
     let side = if xb_color(pos.kind(), pos.side_to_move()) == Color::White {
         'w'
     } else {
@@ -363,14 +377,14 @@ fn micro_text(p: &Micro, m: Move, d: Dialect) -> (String, bool) {
         MoveKind::Hatch if to != from => {
             (format!("{}{}v", name(g, from, d), name(g, to, d)), false)
         }
-        MoveKind::Hatch => match empty_square(occ, g, from, None) {
+        MoveKind::Hatch => match empty_square(free_of_targets(p, from), g, from, None) {
             Some(z) => (out_and_back(g, from, z, d, "v"), true),
             None => (rules, false),
         },
         // XBoard already shows the rider on the host's square: re-type it in place.
         MoveKind::Kill => {
             let own_host = c.color == p.cell(from).rider.map_or(c.color, |r| r.color);
-            match empty_square(occ, g, from, None) {
+            match empty_square(free_of_targets(p, from), g, from, None) {
                 Some(z) => (out_and_back(g, from, z, d, "r"), own_host),
                 None => (rules, false),
             }
@@ -405,6 +419,21 @@ fn micro_text(p: &Micro, m: Move, d: Dialect) -> (String, bool) {
         MoveKind::Normal if c.has(micro::EXPANDED) => (rules, false),
         _ => (rules, true),
     }
+}
+
+/// The squares unusable as the middle of an out-and-back spelling of a move from `from`: the
+/// occupied ones, and those where another legal move from `from` ends, so that a person can
+/// click the middle square as a first leg (`highlight` marks it cyan) without hiding a move
+/// that ends there.
+fn free_of_targets(p: &Micro, from: Square) -> impl Fn(Square) -> bool + '_ {
+    let mut list = crate::core::MoveList::new();
+    p.legal_moves(&mut list);
+    let targets: Vec<Square> = list
+        .iter()
+        .filter(|m| m.from() == from)
+        .map(|m| m.to())
+        .collect();
+    move |s: Square| !p.cell(s).is_empty() || targets.contains(&s)
 }
 
 fn out_and_back_to(g: Geometry, from: Square, via: Square, to: Square, d: Dialect) -> String {
@@ -590,4 +619,189 @@ pub fn applied_text(pos: &AnyPos, m: Move, text: &str, d: Dialect) -> String {
         Some(p) if strip(&own) == p => own,
         _ => t.to_string(),
     }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Move entry with the mouse (`feature highlight=1`): `lift`, `put`, `hover` from XBoard,
+// `highlight COLORFEN` and `choice` to it. Read in XBoard 4.9.1 `backend.c` (`MarkByFEN`,
+// `LeftClick`, `ReportClick`, `HoverEvent`) and `engine-intf.html`:
+//
+// - after `lift SQ` only the squares marked in upper case are accepted as targets (with
+//   `-xlegal`); `Y` yellow and `R` red (a capture: XBoard then sends `hover`) end the move;
+// - `C` cyan: the first leg of a two-leg move; XBoard sends `put SQ` and `lift SQ` for that
+//   square and waits for a second target: the engine marks the second leg's targets (a click
+//   on the cyan square again ends the move there, as a one-leg move);
+// - `B` blue: XBoard waits for `choice X` after `put SQ` and sends the move with suffix `x`;
+// - `M` magenta: a promotion choice (XBoard's popup or sweep) among several suffixes.
+
+/// A legal move as the clicks that enter it in XBoard: its XBoard spelling's squares (XBoard's
+/// view: mirrored for a mirrored variant, the dialect's rank numbering).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Clicks {
+    pub from: Square,
+    /// The square of a first leg (`AB,BC`: B).
+    pub via: Option<Square>,
+    pub to: Square,
+    /// A suffix letter (`g4f3v`): XBoard re-types the piece.
+    pub suffix: Option<char>,
+}
+
+/// The clicks of an XBoard spelling, `None` for a text no click enters (a pass, a drop).
+pub fn clicks(g: Geometry, text: &str, d: Dialect) -> Option<Clicks> {
+    let leg = |t: &str| -> Option<(Square, Square, usize)> {
+        let (a, n1) = g.parse_square(t, d.rank_base)?;
+        let (b, n2) = g.parse_square(&t[n1..], d.rank_base)?;
+        Some((a, b, n1 + n2))
+    };
+    let suffix = |rest: &str| -> Option<Option<char>> {
+        let mut cs = rest.chars();
+        match (cs.next(), cs.next()) {
+            (None, _) => Some(None),
+            (Some(c), None) if c.is_ascii_lowercase() => Some(Some(c)),
+            _ => None,
+        }
+    };
+    match text.split_once(',') {
+        None => {
+            let (from, to, n) = leg(text)?;
+            Some(Clicks {
+                from,
+                via: None,
+                to,
+                suffix: suffix(&text[n..])?,
+            })
+        }
+        Some((first, second)) => {
+            let (from, via, n1) = leg(first)?;
+            let (via2, to, n2) = leg(second)?;
+            (n1 == first.len() && via == via2).then_some(())?;
+            Some(Clicks {
+                from,
+                via: Some(via),
+                to,
+                suffix: suffix(&second[n2..])?,
+            })
+        }
+    }
+}
+
+/// The clicks of every legal move of the position, in XBoard's spelling.
+pub fn all_clicks(pos: &AnyPos, d: Dialect) -> Vec<Clicks> {
+    let g = geometry(pos);
+    pos.legal_moves()
+        .iter()
+        .filter_map(|&m| clicks(g, &move_text(pos, m, d), d))
+        .collect()
+}
+
+/// Where a person has got to entering a move: the piece lifted on `from`, and the first leg's
+/// square once a cyan square was chosen.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Lifted {
+    pub from: Square,
+    pub via: Option<Square>,
+}
+
+/// The suffixes of the moves that end on `to` after `lifted` (`None`: a move without suffix),
+/// and whether `to` is a first leg's square (only before a first leg was chosen).
+fn target(moves: &[Clicks], lifted: Lifted, to: Square) -> (Vec<Option<char>>, bool) {
+    let mut suffixes: Vec<Option<char>> = moves
+        .iter()
+        .filter(|c| c.from == lifted.from && c.via == lifted.via && c.to == to)
+        .map(|c| c.suffix)
+        .collect();
+    suffixes.sort();
+    suffixes.dedup();
+    let first_leg = lifted.via.is_none()
+        && moves
+            .iter()
+            .any(|c| c.from == lifted.from && c.via == Some(to));
+    (suffixes, first_leg)
+}
+
+/// Whether `sq` is the square of a first leg of a move from `from` (XBoard's `lift` for it
+/// after a cyan mark starts the second leg).
+pub fn is_first_leg(moves: &[Clicks], from: Square, sq: Square) -> bool {
+    moves.iter().any(|c| c.from == from && c.via == Some(sq))
+}
+
+/// The squares XBoard shows occupied (its view: the shadow when kept, else the position's).
+fn xb_occupied(pos: &AnyPos, shadow: Option<&Shadow>) -> Vec<bool> {
+    let g = geometry(pos);
+    let (w, h) = (g.width as usize, g.height as usize);
+    let mut occ = vec![false; w * h];
+    match shadow {
+        Some(s) => {
+            for r in 0..h {
+                for f in 0..w {
+                    occ[r * w + f] = s.at(f as i32, r as i32).is_some();
+                }
+            }
+        }
+        None => {
+            let placement = xboard_placement(pos);
+            for (i, row) in placement.split('/').enumerate() {
+                let r = h.saturating_sub(1 + i);
+                let (mut f, mut run) = (0usize, 0usize);
+                for c in row.chars() {
+                    if let Some(dg) = c.to_digit(10) {
+                        run = run * 10 + dg as usize;
+                        continue;
+                    }
+                    f += run;
+                    run = 0;
+                    if f < w {
+                        occ[r * w + f] = true;
+                    }
+                    f += 1;
+                }
+            }
+        }
+    }
+    occ
+}
+
+/// The marker of a target square: `C` a first leg, `Y`/`R` a move without suffix to an
+/// empty/occupied square, `B` one suffix (the engine answers `put` with `choice`), `M`
+/// several (XBoard offers a choice), `None` no move there.
+fn marker(moves: &[Clicks], lifted: Lifted, to: Square, occupied: bool) -> Option<char> {
+    let (suffixes, first_leg) = target(moves, lifted, to);
+    if first_leg {
+        return Some('C');
+    }
+    match suffixes.as_slice() {
+        [] => None,
+        [None] => Some(if occupied { 'R' } else { 'Y' }),
+        [Some(_)] => Some('B'),
+        _ => Some('M'),
+    }
+}
+
+/// The `highlight COLORFEN` answer to a `lift`: every target of the lifted piece (or of the
+/// chosen first leg) marked, XBoard's view, rank H-1 first.
+pub fn highlight(pos: &AnyPos, d: Dialect, shadow: Option<&Shadow>, lifted: Lifted) -> String {
+    let g = geometry(pos);
+    let moves = all_clicks(pos, d);
+    let occ = xb_occupied(pos, shadow);
+    let fen = crate::core::fen::write_placement(g.width, g.height, |f, r| {
+        let sq = Square(r * g.width + f);
+        // Back on the square moved from (out and back) is no capture.
+        marker(&moves, lifted, sq, occ[sq.0 as usize] && sq != lifted.from)
+    });
+    format!("highlight {fen}")
+}
+
+/// The `choice X` answer to `put SQ` on a square marked blue: the one suffix of the moves
+/// ending there.
+pub fn choice(pos: &AnyPos, d: Dialect, lifted: Lifted, to: Square) -> Option<char> {
+    let moves = all_clicks(pos, d);
+    match target(&moves, lifted, to) {
+        (s, false) if s.len() == 1 => s[0],
+        _ => None,
+    }
+}
+
+/// A square named by XBoard in `lift`/`put`/`hover` (its view, the dialect's ranks).
+pub fn xb_square(pos: &AnyPos, text: &str, d: Dialect) -> Option<Square> {
+    geometry(pos).parse_square_exact(text.trim(), d.rank_base)
 }
