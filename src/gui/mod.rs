@@ -49,10 +49,223 @@ pub struct PieceImage {
     pub svg: &'static [u8],
 }
 
-/// The piece images. Empty for now: the page draws every piece as its letter in a disk.
-/// Wiring the SVG set means one `PieceImage { variant, letter, file, svg:
-/// include_bytes!("../../assets/pieces/…") }` line per image.
-pub const PIECES: &[PieceImage] = &[];
+const fn img(
+    variant: &'static str,
+    letter: char,
+    file: &'static str,
+    svg: &'static [u8],
+) -> PieceImage {
+    PieceImage {
+        variant,
+        letter,
+        file,
+        svg,
+    }
+}
+
+/// The piece images drawn for this project (`assets/pieces/`, the table of FEN letters in its
+/// README, shared with XBoard's `-pieceImageDirectory`). A piece without an image (chess
+/// pieces) is drawn as its letter in a disk.
+pub const PIECES: &[PieceImage] = &[
+    img(
+        "microorganism",
+        'P',
+        "WhitePawn.svg",
+        include_bytes!("../../assets/pieces/microorganism/WhitePawn.svg"),
+    ),
+    img(
+        "microorganism",
+        'p',
+        "BlackPawn.svg",
+        include_bytes!("../../assets/pieces/microorganism/BlackPawn.svg"),
+    ),
+    img(
+        "microorganism",
+        'B',
+        "WhiteKnight.svg",
+        include_bytes!("../../assets/pieces/microorganism/WhiteKnight.svg"),
+    ),
+    img(
+        "microorganism",
+        'b',
+        "BlackKnight.svg",
+        include_bytes!("../../assets/pieces/microorganism/BlackKnight.svg"),
+    ),
+    img(
+        "microorganism",
+        'A',
+        "WhiteBishop.svg",
+        include_bytes!("../../assets/pieces/microorganism/WhiteBishop.svg"),
+    ),
+    img(
+        "microorganism",
+        'a',
+        "BlackBishop.svg",
+        include_bytes!("../../assets/pieces/microorganism/BlackBishop.svg"),
+    ),
+    img(
+        "microorganism",
+        'W',
+        "WhiteQueen.svg",
+        include_bytes!("../../assets/pieces/microorganism/WhiteQueen.svg"),
+    ),
+    img(
+        "microorganism",
+        'w',
+        "BlackQueen.svg",
+        include_bytes!("../../assets/pieces/microorganism/BlackQueen.svg"),
+    ),
+    img(
+        "microorganism",
+        'C',
+        "WhiteMarshall.svg",
+        include_bytes!("../../assets/pieces/microorganism/WhiteMarshall.svg"),
+    ),
+    img(
+        "microorganism",
+        'c',
+        "BlackMarshall.svg",
+        include_bytes!("../../assets/pieces/microorganism/BlackMarshall.svg"),
+    ),
+    img(
+        "microorganism",
+        'R',
+        "WhiteHawk.svg",
+        include_bytes!("../../assets/pieces/microorganism/WhiteHawk.svg"),
+    ),
+    img(
+        "microorganism",
+        'r',
+        "BlackHawk.svg",
+        include_bytes!("../../assets/pieces/microorganism/BlackHawk.svg"),
+    ),
+    img(
+        "microorganism",
+        'V',
+        "WhiteCobra.svg",
+        include_bytes!("../../assets/pieces/microorganism/WhiteCobra.svg"),
+    ),
+    img(
+        "microorganism",
+        'v',
+        "BlackCobra.svg",
+        include_bytes!("../../assets/pieces/microorganism/BlackCobra.svg"),
+    ),
+    img(
+        "microorganism",
+        'T',
+        "WhiteTower.svg",
+        include_bytes!("../../assets/pieces/microorganism/WhiteTower.svg"),
+    ),
+    img(
+        "microorganism",
+        't',
+        "BlackTower.svg",
+        include_bytes!("../../assets/pieces/microorganism/BlackTower.svg"),
+    ),
+    img(
+        "microorganism",
+        'N',
+        "WhiteKing.svg",
+        include_bytes!("../../assets/pieces/microorganism/WhiteKing.svg"),
+    ),
+    img(
+        "microorganism",
+        'n',
+        "BlackKing.svg",
+        include_bytes!("../../assets/pieces/microorganism/BlackKing.svg"),
+    ),
+    img(
+        "immune",
+        'C',
+        "BlackQueen.svg",
+        include_bytes!("../../assets/pieces/immune/BlackQueen.svg"),
+    ),
+    img(
+        "immune",
+        'M',
+        "BlackMarshall.svg",
+        include_bytes!("../../assets/pieces/immune/BlackMarshall.svg"),
+    ),
+    img(
+        "immune",
+        'H',
+        "BlackRook.svg",
+        include_bytes!("../../assets/pieces/immune/BlackRook.svg"),
+    ),
+    img(
+        "immune",
+        'B',
+        "BlackTower.svg",
+        include_bytes!("../../assets/pieces/immune/BlackTower.svg"),
+    ),
+    img(
+        "immune",
+        'T',
+        "BlackCanon.svg",
+        include_bytes!("../../assets/pieces/immune/BlackCanon.svg"),
+    ),
+    img(
+        "immune",
+        'A',
+        "BlackGold.svg",
+        include_bytes!("../../assets/pieces/immune/BlackGold.svg"),
+    ),
+    img(
+        "immune",
+        'E',
+        "BlackElephant.svg",
+        include_bytes!("../../assets/pieces/immune/BlackElephant.svg"),
+    ),
+    img(
+        "immune",
+        'N',
+        "BlackCommoner.svg",
+        include_bytes!("../../assets/pieces/immune/BlackCommoner.svg"),
+    ),
+    img(
+        "immune",
+        'S',
+        "BlackArchbishop.svg",
+        include_bytes!("../../assets/pieces/immune/BlackArchbishop.svg"),
+    ),
+    img(
+        "immune",
+        'O',
+        "BlackAdvisor.svg",
+        include_bytes!("../../assets/pieces/immune/BlackAdvisor.svg"),
+    ),
+    img(
+        "immune",
+        'D',
+        "BlackDragon.svg",
+        include_bytes!("../../assets/pieces/immune/BlackDragon.svg"),
+    ),
+    img(
+        "immune",
+        'L',
+        "BlackCrownedRook.svg",
+        include_bytes!("../../assets/pieces/immune/BlackCrownedRook.svg"),
+    ),
+    img(
+        "immune",
+        'i',
+        "WhiteWolf.svg",
+        include_bytes!("../../assets/pieces/immune/WhiteWolf.svg"),
+    ),
+    img(
+        "recursion",
+        'M',
+        "WhiteNightrider.svg",
+        include_bytes!("../../assets/pieces/recursion/WhiteNightrider.svg"),
+    ),
+    img(
+        "recursion",
+        'm',
+        "BlackNightrider.svg",
+        include_bytes!("../../assets/pieces/recursion/BlackNightrider.svg"),
+    ),
+];
 
 /// The images of a variant's pieces: (FEN letter, URL).
 pub fn piece_images(variant: &str) -> Vec<(char, String)> {
@@ -202,5 +415,32 @@ fn websocket(s: TcpStream) -> std::io::Result<()> {
         for ev in session.poll() {
             send(&mut ws, &ev)?;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_organism_and_cell_has_an_image_served_as_svg() {
+        // Microorganism: nine organisms, both colours; Immune: twelve cells and the Invader;
+        // Recursion: the mega-knight of each side.
+        assert_eq!(piece_images("microorganism").len(), 18);
+        assert_eq!(piece_images("immune").len(), 13);
+        assert_eq!(piece_images("recursion").len(), 2);
+        assert_eq!(piece_images("chess").len(), 0);
+        for p in PIECES {
+            let (kind, body) = asset(&format!("/pieces/{}/{}", p.variant, p.file)).unwrap();
+            assert_eq!(kind, "image/svg+xml");
+            assert!(body.starts_with(b"<svg"), "{} {}", p.variant, p.file);
+        }
+        let letters: Vec<char> = piece_images("microorganism").iter().map(|p| p.0).collect();
+        assert_eq!(
+            letters.iter().collect::<String>(),
+            "PpBbAaWwCcRrVvTtNn",
+            "one image per FEN letter"
+        );
+        assert!(asset("/pieces/microorganism/Nope.svg").is_none());
     }
 }
