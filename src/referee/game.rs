@@ -106,6 +106,9 @@ pub struct GameRecord {
     pub stalls: Vec<Stall>,
     /// The longest silence of any turn of each side (White, Black).
     pub longest_silence: [Duration; 2],
+    /// On a clock: the least time left (clock plus margin, minus the time used) after any move
+    /// made in time, in ms, per side; how close the game came to a time forfeit.
+    pub least_left_ms: [Option<u64>; 2],
 }
 
 /// What a game is played under.
@@ -205,6 +208,7 @@ pub fn play_game(
     let margin = s.time_margin;
     let mut stalls = Vec::new();
     let mut longest_silence = [Duration::ZERO; 2];
+    let mut least_left_ms: [Option<u64>; 2] = [None; 2];
     let result = loop {
         if let Some(o) = pos.outcome() {
             break GameResult::by_rules(&o);
@@ -276,6 +280,9 @@ pub fn play_game(
                 pos.make_move(m);
                 if let Limit::Clock { inc_ms, .. } = limit {
                     let used = elapsed.as_millis() as u64;
+                    let left = (allowed - elapsed).as_millis() as u64;
+                    let least = &mut least_left_ms[side.index()];
+                    *least = Some(least.map_or(left, |l| l.min(left)));
                     clock_ms[side.index()] = own.saturating_sub(used) + inc_ms;
                 }
             }
@@ -296,5 +303,6 @@ pub fn play_game(
         result,
         stalls,
         longest_silence,
+        least_left_ms,
     })
 }

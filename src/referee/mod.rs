@@ -187,6 +187,16 @@ impl MatchReport {
             .unwrap_or(Duration::ZERO)
     }
 
+    /// The least time any engine had left on its clock (with the margin) after a move made in
+    /// time, in ms; `None` without clocks.
+    pub fn least_left_ms(&self) -> Option<u64> {
+        self.games
+            .iter()
+            .flat_map(|(_, g)| g.least_left_ms)
+            .flatten()
+            .min()
+    }
+
     /// One line per stall: game (1-based), ply, side, engine, silence.
     pub fn stall_lines(&self) -> Vec<String> {
         let mut out = Vec::new();
@@ -295,6 +305,12 @@ pub fn summary(cfg: &MatchConfig, r: &MatchReport) -> String {
         cfg.stall_gap.as_secs_f64(),
         r.longest_silence().as_secs_f64()
     ));
+    if let Some(ms) = r.least_left_ms() {
+        s.push_str(&format!(
+            "Closest call: {ms} ms left (clock plus the {} ms margin) after a move in time\n",
+            cfg.time_margin.as_millis()
+        ));
+    }
     for e in &r.exits {
         s.push_str(&format!("Abnormal exit: {e}\n"));
     }

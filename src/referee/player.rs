@@ -690,6 +690,8 @@ impl Player for XboardEngine {
             }
         }
         self.p.send("easy")?;
+        // Thinking output: lines while it thinks, so a silence means a stall, not a search.
+        self.p.send("post")?;
         self.known = 0;
         self.thinking = false;
         self.sync()
