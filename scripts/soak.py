@@ -77,6 +77,7 @@ def main():
         games = re.search(r"\((\w+), (\d+) games played\)", r.stdout)
         terms = re.search(r"^Terminations: (.*)$", r.stdout, re.M)
         silence = re.search(r"longest ([\d.]+) s\)", r.stdout)
+        closest = re.search(r"^Closest call: (\d+) ms", r.stdout, re.M)
         if r.returncode != 0 or not m or not games:
             failed = True
             print(f"{v}: match failed (exit {r.returncode}): {r.stderr.strip()[-500:]}")
@@ -86,17 +87,19 @@ def main():
         if any(int(counts.get(k, "1")) for k in FAULT_KEYS) or n != a.games:
             failed = True
         rows.append((v, n, counts, terms.group(1) if terms else "?",
-                     silence.group(1) if silence else "?", secs, load0, load1))
+                     silence.group(1) if silence else "?",
+                     closest.group(1) if closest else "-", secs, load0, load1))
         print(f"{v}: {n} games, {m.group(1)}, longest silence "
-              f"{rows[-1][4]} s, {secs:.0f} s, load {load0:.1f}->{load1:.1f}; "
-              f"terminations: {rows[-1][3]}", flush=True)
+              f"{rows[-1][4]} s, closest call {rows[-1][5]} ms, {secs:.0f} s, "
+              f"load {load0:.1f}->{load1:.1f}; terminations: {rows[-1][3]}", flush=True)
     print()
     print("| variant | games | illegal | forfeit | stall | crash | infraction | longest silence s "
-          "| wall s | load avg start→end | terminations |")
-    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
-    for v, n, c, terms, sil, secs, l0, l1 in rows:
+          "| closest call ms | wall s | load avg start→end | terminations |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    for v, n, c, terms, sil, close, secs, l0, l1 in rows:
         cells = " | ".join(c.get(k, "?") for k in FAULT_KEYS)
-        print(f"| {v} | {n} | {cells} | {sil} | {secs:.0f} | {l0:.1f}→{l1:.1f} | {terms} |")
+        print(f"| {v} | {n} | {cells} | {sil} | {close} | {secs:.0f} | {l0:.1f}→{l1:.1f} "
+              f"| {terms} |")
     if failed:
         print("\nsoak FAILED: a fault count is not zero, a game is missing, or a match failed "
               f"(details in {a.out})")
