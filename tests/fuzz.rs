@@ -953,6 +953,8 @@ fn error_form(line: &str, uci: bool) -> Option<bool> {
 /// Lines between two liveness checks of the binary fuzzer (each waits for the engine to catch
 /// up: a round trip through the scheduler).
 const BATCH: u64 = 128;
+/// One line in this many is a `quit` (then a fresh process).
+const QUIT_ONE_IN: u64 = 2000;
 
 /// Feeds `inputs` mutated protocol lines to the real binary's stdin. Properties: the process
 /// never exits unless told `quit` (then with status 0), every [`BATCH`] lines it still answers
@@ -988,6 +990,8 @@ fn fuzz_binary(target: u64, inputs: u64, uci: bool) {
     let mut stats = BinaryStats::default();
     let mut pings = 0u64;
     let mut recent: Vec<String> = Vec::new();
+    // A `QUIT`-like line was sent since the last check: an exit is allowed at the next one.
+    let mut may_quit = false;
     let name = format!("binary {}", if uci { "uci" } else { "xboard" });
     let check_stderr = |c: &Child, recent: &[String]| {
         let err = c.stderr.lock().unwrap();
@@ -996,24 +1000,29 @@ fn fuzz_binary(target: u64, inputs: u64, uci: bool) {
             "stderr after {recent:?}:\n{err}"
         );
     };
-    // Drains output; checks every line. `want`: a line to wait for (up to `wait`).
+    // Drains output; checks every line. `want`: lines to wait for, any of them (up to `wait`);
+    // none: only what is already there.
     let drain = |c: &mut Child,
                  stats: &mut BinaryStats,
                  strict: bool,
                  recent: &[String],
-                 want: Option<&str>,
+                 want: &[String],
                  wait: Duration|
      -> Result<bool, ()> {
         let deadline = Instant::now() + wait;
         loop {
-            let got = match want {
+            let got = match want.first() {
                 Some(_) => {
                     c.rx.recv_timeout(deadline.saturating_duration_since(Instant::now()))
                 }
-                None => {
-                    c.rx.try_recv()
-                        .map_err(|_| std::sync::mpsc::RecvTimeoutError::Timeout)
-                }
+                None => c.rx.try_recv().map_err(|e| match e {
+                    std::sync::mpsc::TryRecvError::Empty => {
+                        std::sync::mpsc::RecvTimeoutError::Timeout
+                    }
+                    std::sync::mpsc::TryRecvError::Disconnected => {
+                        std::sync::mpsc::RecvTimeoutError::Disconnected
+                    }
+                }),
             };
             match got {
                 Ok(line) => {
@@ -1032,7 +1041,7 @@ fn fuzz_binary(target: u64, inputs: u64, uci: bool) {
                             "error line not in the protocol's form: {line:?} after {recent:?}"
                         );
                     }
-                    if want == Some(line.as_str()) {
+                    if want.contains(&line) {
                         return Ok(true);
                     }
                 }
@@ -1052,48 +1061,78 @@ fn fuzz_binary(target: u64, inputs: u64, uci: bool) {
             strict = first == opener;
             child = start(&first);
             recent.clear();
+            recent.push(first);
         }
         let base = rng.pick(&own).clone();
-        let line = tame(&mutate(rng, &base, &donors)).replace(['\n', '\r'], " ");
+        let mut line = tame(&mutate(rng, &base, &donors)).replace(['\n', '\r'], " ");
+        // Now and then a `quit` (the corpus has none): the process must exit with status 0.
+        if rng.one_in(QUIT_ONE_IN) {
+            line = rng
+                .pick(&["quit", "quit now", "\tquit", " quit "])
+                .to_string();
+        }
         if recent.len() >= 8 {
             recent.remove(0);
         }
         recent.push(line.clone());
-        let quits = line
-            .split_whitespace()
-            .next()
-            .is_some_and(|w| w.eq_ignore_ascii_case("quit"));
+        let first_word = line.split_whitespace().next().unwrap_or("");
+        let quits = first_word == "quit";
+        // `QUIT`, `Quit`: UCI takes them for `quit`, XBoard (case-sensitive) does not.
+        if first_word.eq_ignore_ascii_case("quit") && !quits {
+            may_quit = true;
+        }
         let sent = child.send(&line);
-        let alive = drain(
-            &mut child,
-            &mut stats,
-            strict,
-            &recent,
-            None,
-            Duration::ZERO,
-        )
-        .is_ok();
-        if quits || !sent || !alive || i % BATCH == BATCH - 1 {
+        if quits {
+            // A `quit`: the process must exit with status 0 (within 10 s).
+            let never = ["\u{0}".to_string()];
+            let r = drain(
+                &mut child,
+                &mut stats,
+                strict,
+                &recent,
+                &never,
+                Duration::from_secs(10),
+            );
+            if r.is_err() {
+                let status = child.child.wait().expect("exit status");
+                assert!(
+                    status.success(),
+                    "input {i}: quit with {status} after {recent:?}"
+                );
+                check_stderr(&child, &recent);
+                stats.quits += 1;
+                child = start(opener);
+                strict = true;
+                recent.clear();
+                return true;
+            }
+        }
+        let alive = drain(&mut child, &mut stats, strict, &recent, &[], Duration::ZERO).is_ok();
+        if !sent || !alive || i % BATCH == BATCH - 1 {
             // Still there? `isready` (UCI) / `ping N` (XBoard; deferred while it thinks, so a
-            // `?` makes it move). An exit is only allowed after a `quit`.
+            // `?` makes it move). It may only exit after a `quit`, handled above.
             stats.checks += 1;
             pings += 1;
-            let want = if uci {
-                "readyok".to_string()
-            } else {
-                format!("pong {pings}")
+            // After a mangled first line the protocol is unknown: ask both ways.
+            let pong = format!("pong {pings}");
+            let want: Vec<String> = match (strict, uci) {
+                (true, true) => vec!["readyok".into()],
+                (true, false) => vec![pong.clone()],
+                (false, _) => vec!["readyok".into(), pong.clone()],
             };
-            let asked = if uci {
-                child.send("isready")
-            } else {
-                child.send(&format!("ping {pings}"))
-            };
+            let mut asked = true;
+            if want.iter().any(|w| w == "readyok") {
+                asked &= child.send("isready");
+            }
+            if want.contains(&pong) {
+                asked &= child.send(&format!("ping {pings}"));
+            }
             let mut answer = drain(
                 &mut child,
                 &mut stats,
                 strict,
                 &recent,
-                Some(&want),
+                &want,
                 Duration::from_millis(50),
             );
             if answer == Ok(false) && asked {
@@ -1103,21 +1142,17 @@ fn fuzz_binary(target: u64, inputs: u64, uci: bool) {
                     &mut stats,
                     strict,
                     &recent,
-                    Some(&want),
+                    &want,
                     Duration::from_secs(10),
                 );
             }
             match answer {
                 Ok(true) => {}
-                Ok(false) => panic!("input {i}: no {want} after {recent:?}"),
+                Ok(false) => panic!("input {i}: no {want:?} after {recent:?}"),
                 Err(()) => {
                     let status = child.child.wait().expect("exit status");
                     assert!(
-                        quits
-                            || recent.iter().any(|l| l
-                                .split_whitespace()
-                                .next()
-                                .is_some_and(|w| w.eq_ignore_ascii_case("quit"))),
+                        may_quit,
                         "input {i}: the engine exited ({status}) after {recent:?}"
                     );
                     assert!(status.success(), "input {i}: quit with {status}");
@@ -1128,6 +1163,7 @@ fn fuzz_binary(target: u64, inputs: u64, uci: bool) {
                     recent.clear();
                 }
             }
+            may_quit = false;
         }
         true
     });
