@@ -85,7 +85,7 @@ soak: $(if $(filter $(BIN),$(SOAK_BIN)),build)
 
 # Peak RSS (VmHWM) during a 2 s search for Hash 1..1024 MB, Threads 1 and 2, every variant (UCI);
 # fails when a peak is over max(Hash, 16) + MEMORY_LIMIT_MB (the README's statement).
-MEMORY_LIMIT_MB ?= 12
+MEMORY_LIMIT_MB ?= 10
 MEMORY_BIN ?= $(BIN)
 
 memory: $(if $(filter $(BIN),$(MEMORY_BIN)),build)
