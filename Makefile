@@ -3,8 +3,8 @@ CARGO ?= cargo
 BIN := target/release/cellmate
 DEPTH ?= 6
 
-.PHONY: help build run test perft bench fuzz playouts latency lint fmt clean verify-xboard verify-python \
-	gui gui-test gui-check
+.PHONY: help build run test perft bench fuzz fuzz-binary playouts latency soak memory lint fmt clean \
+	verify-xboard verify-python gui gui-test gui-check
 
 help:
 	@echo "build   release build of the engine ($(BIN))"
@@ -14,6 +14,10 @@ help:
 	@echo "bench   fixed-depth search bench: deterministic node count and nodes/s"
 	@echo "fuzz    seeded fuzzing, FUZZ_INPUTS (1,000,000) inputs per target: FEN, move text, protocol lines"
 	@echo "playouts  random playouts with per-ply checks, PLAYOUT_PLIES (10,000,000) plies over all variants"
+	@echo "fuzz-binary  random protocol lines through the binary's stdin, FUZZ_LINES (1,000,000) per protocol"
+	@echo "latency how fast stop / ? are answered, per variant and protocol"
+	@echo "soak    self-play, SOAK_GAMES (1000) per variant at SOAK_TC (2+0.02): fails on any illegal move, forfeit, stall, crash"
+	@echo "memory  peak RSS per variant, Hash and Threads: fails above max(Hash, 16) + MEMORY_LIMIT_MB"
 	@echo "lint    rustfmt check and clippy with warnings as errors"
 	@echo "verify-xboard  real XBoard under Xvfb: cellmate v Fairy-Max and Sjaak II (not CI)"
 	@echo "verify-python  python-chess drives cellmate over UCI and XBoard (not CI)"
@@ -50,6 +54,14 @@ fuzz:
 	FUZZ_INPUTS=$(FUZZ_INPUTS) $(CARGO) test --test fuzz -- --ignored --nocapture \
 		--test-threads $(TEST_THREADS)
 
+# The binary fuzzer alone (also part of `make fuzz`): FUZZ_LINES mutated protocol lines per
+# protocol through the real binary's stdin, liveness checked every 128 lines.
+FUZZ_LINES ?= 1000000
+
+fuzz-binary:
+	FUZZ_INPUTS=$(FUZZ_LINES) $(CARGO) test --test fuzz -- --ignored --nocapture \
+		--test-threads 1 long_binary
+
 playouts:
 	PLAYOUT_PLIES=$(PLAYOUT_PLIES) $(CARGO) test --release --test playouts -- --ignored \
 		--nocapture --test-threads $(TEST_THREADS)
@@ -57,6 +69,30 @@ playouts:
 # How fast `stop` (UCI) and `?` (XBoard) are answered: 100 searches per variant and protocol.
 latency: build
 	python3 scripts/latency.py $(BIN) 100
+
+# Self-play soak (docs/reliability.md): the engine against itself (UCI v XBoard) in every
+# variant; fails unless the summary's `Faults:` counts (illegal moves, time forfeits, stalls over
+# 2 s of silence while thinking, crashes, rules infractions) are all zero. Run on an idle
+# machine: SOAK_CONCURRENCY at most the number of cores. SOAK_BIN=target/quick/cellmate skips
+# the release build.
+SOAK_GAMES ?= 1000
+SOAK_TC ?= 2+0.02
+SOAK_CONCURRENCY ?= 1
+SOAK_MARGIN ?= 100
+SOAK_DIR ?= /tmp/cellmate-soak
+SOAK_BIN ?= $(BIN)
+
+soak: $(if $(filter $(BIN),$(SOAK_BIN)),build)
+	python3 scripts/soak.py $(SOAK_BIN) --games $(SOAK_GAMES) --tc $(SOAK_TC) \
+		--concurrency $(SOAK_CONCURRENCY) --time-margin $(SOAK_MARGIN) --out $(SOAK_DIR)
+
+# Peak RSS (VmHWM) during a 2 s search for Hash 1..1024 MB, Threads 1 and 2, every variant (UCI);
+# fails when a peak is over max(Hash, 16) + MEMORY_LIMIT_MB (the README's statement).
+MEMORY_LIMIT_MB ?= 10
+MEMORY_BIN ?= $(BIN)
+
+memory: $(if $(filter $(BIN),$(MEMORY_BIN)),build)
+	python3 scripts/memory.py $(MEMORY_BIN) --movetime 2000 --limit-mb $(MEMORY_LIMIT_MB)
 
 lint:
 	$(CARGO) fmt --check

@@ -189,6 +189,12 @@ struct MatchArgs {
     /// Seconds an engine without a clock (depth, nodes) may take for one move.
     #[arg(long, default_value_t = 60)]
     stall_timeout: u64,
+    /// Seconds of silence while an engine thinks (its clock running) counted as a stall.
+    #[arg(long, default_value = "2")]
+    stall_gap: f64,
+    /// Write one line per stall (game, ply, side, engine, silence) to this file.
+    #[arg(long)]
+    stall_report: Option<std::path::PathBuf>,
     /// Adjudicate a draw after this many plies (0: never).
     #[arg(long, default_value_t = 0)]
     max_plies: usize,
@@ -232,6 +238,14 @@ fn run_match(a: MatchArgs) -> Result<(), String> {
     cfg.sprt = a.sprt.as_deref().map(Sprt::parse).transpose()?;
     cfg.time_margin = std::time::Duration::from_millis(a.time_margin);
     cfg.stall_timeout = std::time::Duration::from_secs(a.stall_timeout.max(1));
+    if !(a.stall_gap.is_finite() && a.stall_gap > 0.0) {
+        return Err(format!(
+            "--stall-gap must be a positive number of seconds, not {}",
+            a.stall_gap
+        ));
+    }
+    cfg.stall_gap = std::time::Duration::from_secs_f64(a.stall_gap.min(1e9));
+    cfg.stall_report = a.stall_report;
     cfg.max_plies = (a.max_plies > 0).then_some(a.max_plies);
     cfg.progress = !a.quiet;
     let report = referee::run(&cfg)?;

@@ -38,6 +38,8 @@ use cellmate::variants::recursion::Recursion;
 
 /// Inputs per target in the default `cargo test` run.
 const SHORT: u64 = 20_000;
+/// Lines per protocol through the binary in the default `cargo test` run.
+const BINARY_SHORT: u64 = 5_000;
 /// The slowest single input allowed.
 const SLOW: Duration = Duration::from_secs(5);
 
@@ -831,6 +833,351 @@ fn fuzz_protocol(target: u64, inputs: u64, uci: bool) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Protocol lines through the binary's stdin
+
+/// The engine binary as a child process: its stdout lines arrive on a channel (read by a
+/// thread, lossy UTF-8, as the engine reads its own input), its stderr is collected.
+struct Child {
+    child: std::process::Child,
+    stdin: Option<std::process::ChildStdin>,
+    rx: std::sync::mpsc::Receiver<String>,
+    stderr: Arc<std::sync::Mutex<String>>,
+}
+
+impl Child {
+    fn spawn() -> Child {
+        use std::io::{BufRead, BufReader, Read};
+        use std::process::{Command, Stdio};
+        let mut child = Command::new(env!("CARGO_BIN_EXE_cellmate"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the engine starts");
+        let mut out = BufReader::new(child.stdout.take().unwrap());
+        let mut err = child.stderr.take().unwrap();
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let mut buf = Vec::new();
+            while out.read_until(b'\n', &mut buf).is_ok_and(|n| n > 0) {
+                let line = String::from_utf8_lossy(&buf)
+                    .trim_end_matches(['\n', '\r'])
+                    .to_string();
+                buf.clear();
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let stderr = Arc::new(std::sync::Mutex::new(String::new()));
+        let collected = stderr.clone();
+        std::thread::spawn(move || {
+            let mut chunk = [0u8; 4096];
+            while let Ok(n) = err.read(&mut chunk) {
+                if n == 0 {
+                    break;
+                }
+                let mut s = collected.lock().unwrap();
+                if s.len() < 1 << 20 {
+                    s.push_str(&String::from_utf8_lossy(&chunk[..n]));
+                }
+            }
+        });
+        Child {
+            stdin: child.stdin.take(),
+            child,
+            rx,
+            stderr,
+        }
+    }
+
+    /// Writes a line; `false` when the engine's input is closed (it exited).
+    fn send(&mut self, line: &str) -> bool {
+        use std::io::Write;
+        let Some(stdin) = self.stdin.as_mut() else {
+            return false;
+        };
+        stdin
+            .write_all(line.as_bytes())
+            .and_then(|_| stdin.write_all(b"\n"))
+            .and_then(|_| stdin.flush())
+            .is_ok()
+    }
+}
+
+impl Drop for Child {
+    fn drop(&mut self) {
+        self.stdin = None;
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// What the binary fuzzer saw.
+#[derive(Default, Debug)]
+struct BinaryStats {
+    lines_out: u64,
+    errors: u64,
+    quits: u64,
+    checks: u64,
+}
+
+/// An output line that reports an error must be one line in the protocol's form: UCI `info
+/// string …`, XBoard `Error (…): …`, `Illegal move…` (or a `telluser`/`#` line). `None`: not
+/// an error line; `Some(false)`: an error line in the wrong form.
+fn error_form(line: &str, uci: bool) -> Option<bool> {
+    let lower = line.to_ascii_lowercase();
+    let erroneous = [
+        "error",
+        "invalid",
+        "unknown",
+        "illegal",
+        "panic",
+        "unsupported",
+    ]
+    .iter()
+    .any(|w| lower.contains(w));
+    if !erroneous {
+        return None;
+    }
+    Some(if uci {
+        line.starts_with("info string ")
+    } else {
+        line.starts_with("Error (")
+            || line.starts_with("Illegal move")
+            || line.starts_with("telluser")
+            || line.starts_with('#')
+    })
+}
+
+/// Lines between two liveness checks of the binary fuzzer (each waits for the engine to catch
+/// up: a round trip through the scheduler).
+const BATCH: u64 = 128;
+/// One line in this many is a `quit` (then a fresh process).
+const QUIT_ONE_IN: u64 = 2000;
+
+/// Feeds `inputs` mutated protocol lines to the real binary's stdin. Properties: the process
+/// never exits unless told `quit` (then with status 0), every [`BATCH`] lines it still answers
+/// (`isready` → `readyok` in UCI, `ping N` → `pong N` in XBoard, after a `?` if it is
+/// thinking), every error line is one line in the protocol's form, and its stderr never shows
+/// a panic or an `ERROR` log line. A fresh process every 16384 lines, opened by a possibly
+/// mangled first line (then either protocol's error form is accepted).
+fn fuzz_binary(target: u64, inputs: u64, uci: bool) {
+    let own = protocol_lines(uci);
+    let mut donors = own.clone();
+    donors.extend(protocol_lines(!uci));
+    donors.extend(all_fens());
+    let opener = if uci { "uci" } else { "xboard" };
+    let small_hash = if uci {
+        "setoption name Hash value 1"
+    } else {
+        "memory 1"
+    };
+    let start = |first: &str| -> Child {
+        let mut c = Child::spawn();
+        c.send(first);
+        if uci {
+            c.send("isready");
+        } else {
+            c.send("protover 2");
+        }
+        c.send(small_hash);
+        c
+    };
+    let mut child = start(opener);
+    // Whether the process's first line was the opener: then only this protocol's forms.
+    let mut strict = true;
+    let mut stats = BinaryStats::default();
+    let mut pings = 0u64;
+    let mut recent: Vec<String> = Vec::new();
+    // A `QUIT`-like line was sent since the last check: an exit is allowed at the next one.
+    let mut may_quit = false;
+    let name = format!("binary {}", if uci { "uci" } else { "xboard" });
+    let check_stderr = |c: &Child, recent: &[String]| {
+        let err = c.stderr.lock().unwrap();
+        assert!(
+            !err.contains("panicked") && !err.contains(" ERROR "),
+            "stderr after {recent:?}:\n{err}"
+        );
+    };
+    // Drains output; checks every line. `want`: lines to wait for, any of them (up to `wait`);
+    // none: only what is already there.
+    let drain = |c: &mut Child,
+                 stats: &mut BinaryStats,
+                 strict: bool,
+                 recent: &[String],
+                 want: &[String],
+                 wait: Duration|
+     -> Result<bool, ()> {
+        let deadline = Instant::now() + wait;
+        loop {
+            let got = match want.first() {
+                Some(_) => {
+                    c.rx.recv_timeout(deadline.saturating_duration_since(Instant::now()))
+                }
+                None => c.rx.try_recv().map_err(|e| match e {
+                    std::sync::mpsc::TryRecvError::Empty => {
+                        std::sync::mpsc::RecvTimeoutError::Timeout
+                    }
+                    std::sync::mpsc::TryRecvError::Disconnected => {
+                        std::sync::mpsc::RecvTimeoutError::Disconnected
+                    }
+                }),
+            };
+            match got {
+                Ok(line) => {
+                    stats.lines_out += 1;
+                    let form = if strict {
+                        error_form(&line, uci)
+                    } else {
+                        error_form(&line, true)
+                            .zip(error_form(&line, false))
+                            .map(|(a, b)| a || b)
+                    };
+                    if let Some(ok) = form {
+                        stats.errors += 1;
+                        assert!(
+                            ok,
+                            "error line not in the protocol's form: {line:?} after {recent:?}"
+                        );
+                    }
+                    if want.contains(&line) {
+                        return Ok(true);
+                    }
+                }
+                Err(std::sync::mpsc::RecvTimeoutError::Timeout) => return Ok(false),
+                Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => return Err(()),
+            }
+        }
+    };
+    run(&name, target, inputs, |i, rng| {
+        if i % 16384 == 16383 {
+            check_stderr(&child, &recent);
+            let first = if rng.one_in(4) {
+                tame(&mutate(rng, opener, &donors)).replace(['\n', '\r'], " ")
+            } else {
+                opener.to_string()
+            };
+            strict = first == opener;
+            child = start(&first);
+            recent.clear();
+            recent.push(first);
+        }
+        let base = rng.pick(&own).clone();
+        let mut line = tame(&mutate(rng, &base, &donors)).replace(['\n', '\r'], " ");
+        // Now and then a `quit` (the corpus has none): the process must exit with status 0.
+        if rng.one_in(QUIT_ONE_IN) {
+            line = rng
+                .pick(&["quit", "quit now", "\tquit", " quit "])
+                .to_string();
+        }
+        if recent.len() >= 8 {
+            recent.remove(0);
+        }
+        recent.push(line.clone());
+        let first_word = line.split_whitespace().next().unwrap_or("");
+        let quits = first_word == "quit";
+        // `QUIT`, `Quit`: UCI takes them for `quit`, XBoard (case-sensitive) does not.
+        if first_word.eq_ignore_ascii_case("quit") && !quits {
+            may_quit = true;
+        }
+        let sent = child.send(&line);
+        if quits {
+            // A `quit`: the process must exit with status 0 (within 10 s).
+            let never = ["\u{0}".to_string()];
+            let r = drain(
+                &mut child,
+                &mut stats,
+                strict,
+                &recent,
+                &never,
+                Duration::from_secs(10),
+            );
+            if r.is_err() {
+                let status = child.child.wait().expect("exit status");
+                assert!(
+                    status.success(),
+                    "input {i}: quit with {status} after {recent:?}"
+                );
+                check_stderr(&child, &recent);
+                stats.quits += 1;
+                child = start(opener);
+                strict = true;
+                recent.clear();
+                return true;
+            }
+        }
+        let alive = drain(&mut child, &mut stats, strict, &recent, &[], Duration::ZERO).is_ok();
+        if !sent || !alive || i % BATCH == BATCH - 1 {
+            // Still there? `isready` (UCI) / `ping N` (XBoard; deferred while it thinks, so a
+            // `?` makes it move). It may only exit after a `quit`, handled above.
+            stats.checks += 1;
+            pings += 1;
+            // After a mangled first line the protocol is unknown: ask both ways.
+            let pong = format!("pong {pings}");
+            let want: Vec<String> = match (strict, uci) {
+                (true, true) => vec!["readyok".into()],
+                (true, false) => vec![pong.clone()],
+                (false, _) => vec!["readyok".into(), pong.clone()],
+            };
+            let mut asked = true;
+            if want.iter().any(|w| w == "readyok") {
+                asked &= child.send("isready");
+            }
+            if want.contains(&pong) {
+                asked &= child.send(&format!("ping {pings}"));
+            }
+            let mut answer = drain(
+                &mut child,
+                &mut stats,
+                strict,
+                &recent,
+                &want,
+                Duration::from_millis(50),
+            );
+            if answer == Ok(false) && asked {
+                child.send("?");
+                answer = drain(
+                    &mut child,
+                    &mut stats,
+                    strict,
+                    &recent,
+                    &want,
+                    Duration::from_secs(10),
+                );
+            }
+            match answer {
+                Ok(true) => {}
+                Ok(false) => panic!("input {i}: no {want:?} after {recent:?}"),
+                Err(()) => {
+                    let status = child.child.wait().expect("exit status");
+                    assert!(
+                        may_quit,
+                        "input {i}: the engine exited ({status}) after {recent:?}"
+                    );
+                    assert!(status.success(), "input {i}: quit with {status}");
+                    check_stderr(&child, &recent);
+                    stats.quits += 1;
+                    child = start(opener);
+                    strict = true;
+                    recent.clear();
+                }
+            }
+            may_quit = false;
+        }
+        true
+    });
+    check_stderr(&child, &recent);
+    println!(
+        "fuzz {name}: {} output lines, {} error lines (all one line in the protocol's form), \
+         {} liveness checks, {} quits (each exit status 0)",
+        stats.lines_out, stats.errors, stats.checks, stats.quits
+    );
+    // A `quit` on a batch's last line replaces that batch's check.
+    assert!(stats.checks + stats.quits >= inputs / BATCH);
+}
+
+// ---------------------------------------------------------------------------------------------
 // Targets: a short form for `cargo test`, a long `#[ignore]`d form for `make fuzz`
 
 macro_rules! targets {
@@ -872,6 +1219,33 @@ targets! {
         |n| fuzz_moves::<Immune>(12, n, Dialect::XBOARD);
     protocol_uci, long_protocol_uci, SHORT, |n| fuzz_protocol(13, n, true);
     protocol_xboard, long_protocol_xboard, SHORT, |n| fuzz_protocol(14, n, false);
+    binary_uci, long_binary_uci, BINARY_SHORT, |n| fuzz_binary(15, n, true);
+    binary_xboard, long_binary_xboard, BINARY_SHORT, |n| fuzz_binary(16, n, false);
+}
+
+/// Error lines are told apart from others, and their form is checked per protocol.
+#[test]
+fn error_lines_are_classified() {
+    assert_eq!(
+        error_form("info string Unknown command: foo", true),
+        Some(true)
+    );
+    assert_eq!(error_form("Unknown command: foo", true), Some(false));
+    assert_eq!(
+        error_form("Error (unknown command): foo", false),
+        Some(true)
+    );
+    assert_eq!(error_form("Illegal move: e2e5", false), Some(true));
+    assert_eq!(
+        error_form("info string Invalid position", false),
+        Some(false)
+    );
+    assert_eq!(
+        error_form("thread 'main' panicked at src/x.rs", true),
+        Some(false)
+    );
+    assert_eq!(error_form("bestmove e2e4", true), None);
+    assert_eq!(error_form("pong 3", false), None);
 }
 
 /// The mutator does mutate, and makes inputs that are refused and inputs that are accepted:

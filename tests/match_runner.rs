@@ -82,6 +82,88 @@ fn an_engine_past_its_time_loses() {
     let tc = Limit::parse_tc("1").unwrap();
     let r = against_random(fake("uci", "sleep"), tc);
     lost_both(&r, Termination::TimeForfeit, "loses on time");
+    // Its silence lasted until the flag fell (1.1 s): not over the 2 s stall gap.
+    let f = r.faults();
+    assert_eq!((f.forfeits, f.stalls, f.crashes), (2, 0, 0), "{f:?}");
+}
+
+/// One game, `first` White against the random mover, adjudicated after 4 plies: the fake
+/// engine's second move (ply 3) is the one it misbehaves at.
+fn four_plies(first: EngineSpec, limit: Limit, stall_gap: Duration) -> MatchReport {
+    let mut cfg = MatchConfig::new([first, random()], VariantKind::Chess);
+    cfg.limit = limit;
+    cfg.games = 1;
+    cfg.max_plies = Some(4);
+    cfg.stall_gap = stall_gap;
+    let r = run(&cfg).expect("the match runs");
+    assert_eq!(r.games.len(), 1);
+    let g = &r.games[0].1;
+    assert_eq!(g.result.termination, Termination::Adjudication, "{g:?}");
+    assert_eq!(g.moves.len(), 4);
+    assert_eq!((&g.moves[0][..], &g.moves[2][..]), ("b1c3", "a2a3"));
+    r
+}
+
+/// A stall: 1.5 s without a line while thinking (XBoard, `st 5`), over a 1 s stall gap.
+/// Counted, not a loss: the move came in time.
+#[test]
+fn a_silent_engine_stalls() {
+    let r = four_plies(
+        fake("xboard", "silent:1.5"),
+        Limit::MoveTime { ms: 5000 },
+        Duration::from_secs(1),
+    );
+    let g = &r.games[0].1;
+    assert_eq!(g.stalls.len(), 1, "{g:?}");
+    let st = &g.stalls[0];
+    assert_eq!((st.ply, st.side), (2, Color::White));
+    assert!(st.silence >= Duration::from_millis(1500), "{st:?}");
+    assert!(st.silence < Duration::from_secs(5), "{st:?}");
+    assert_eq!(g.longest_silence[0], st.silence);
+    let f = r.faults();
+    assert_eq!(
+        f,
+        cellmate::referee::Faults {
+            stalls: 1,
+            ..Default::default()
+        }
+    );
+    let lines = r.stall_lines();
+    assert_eq!(lines.len(), 1);
+    assert!(
+        lines[0].starts_with("game 1 ply 3 White (fake-silent) silent 1."),
+        "{lines:?}"
+    );
+}
+
+/// Thinking 1.5 s but printing a line every 0.25 s is no stall: the gap is silence, not
+/// thinking time.
+#[test]
+fn a_talking_engine_does_not_stall() {
+    let r = four_plies(
+        fake("uci", "chatty:1.5"),
+        Limit::MoveTime { ms: 5000 },
+        Duration::from_secs(1),
+    );
+    let g = &r.games[0].1;
+    assert_eq!(r.faults(), cellmate::referee::Faults::default(), "{g:?}");
+    assert!(g.stalls.is_empty());
+    assert!(g.longest_silence[0] < Duration::from_secs(1), "{g:?}");
+}
+
+/// An engine that exits with status 3 at `quit`, after a game no one lost: the referee finds
+/// the abnormal exit when closing it and counts a crash.
+#[test]
+fn an_abnormal_exit_at_quit_is_a_crash() {
+    let r = four_plies(
+        fake("xboard", "quitcrash"),
+        Limit::Depth(1),
+        Duration::from_secs(2),
+    );
+    assert_eq!(r.exits.len(), 1, "{:?}", r.exits);
+    assert!(r.exits[0].contains("status: 3"), "{:?}", r.exits);
+    assert_eq!(r.faults().crashes, 1);
+    assert_eq!(r.faults().total(), 1);
 }
 
 #[test]
@@ -191,6 +273,34 @@ fn real_match_xboard_against_uci_on_the_clock() {
     }
 }
 
+/// XBoard against UCI in every variant, from a FEN (so XBoard gets `setboard`): every move
+/// crosses the XBoard wire in its spelling (Immune mirrored, 0-based ranks on 10 ranks), and
+/// no game ends by a fault. Depth 1 for XBoard (it has no node limit), 200 nodes for UCI.
+#[test]
+fn real_match_xboard_against_uci_every_variant() {
+    let micro = "wa6n5aw/pppp8pppp/16/16/16/16/16/16/16/16/16/16/16/16/PPPP8PPPP/WA6N5AW w - 0 1 -";
+    for &kind in VariantKind::ALL {
+        let fen = match kind {
+            VariantKind::Microorganism => micro.to_string(),
+            k => k.startpos().fen(),
+        };
+        let xb = EngineSpec::parse(&format!("cmd={BIN},proto=xboard,name=X,depth=1")).unwrap();
+        let uci = EngineSpec::parse(&format!("cmd={BIN},proto=uci,name=U,nodes=200")).unwrap();
+        let mut cfg = MatchConfig::new([xb, uci], kind);
+        cfg.games = 2;
+        cfg.concurrency = 2;
+        cfg.random_plies = 3;
+        cfg.max_plies = Some(60);
+        cfg.openings = vec![fen];
+        let r = run(&cfg).expect("the match runs");
+        assert_eq!(r.wdl.games(), 2);
+        assert_eq!(r.faults(), Default::default(), "{kind:?}: {r:#?}");
+        for (_, g) in &r.games {
+            assert!(g.moves.len() > 3, "{kind:?}: {g:?}");
+        }
+    }
+}
+
 /// Random against random is an even match: an SPRT for "at least 200 Elo better" stops early
 /// with H0 accepted, long before the 400 games asked for.
 #[test]
@@ -257,6 +367,45 @@ fn command_line_match_writes_pgn_and_summary() {
     assert_eq!(text.matches("[Result \"").count(), 4);
     // Games start with Black to move.
     assert!(text.contains("\n1... "), "{text}");
+    assert!(
+        stdout.contains("\nFaults: illegal=0 forfeit=0 stall=0 crash=0 infraction=0\n"),
+        "{stdout}"
+    );
+
+    // Stalls through the command line: the count in the summary, the report file.
+    let stalls = dir.join("stalls.txt");
+    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/match_engines/fake.py");
+    let out = Command::new(BIN)
+        .args(["match", "--engine"])
+        .arg(format!(
+            "cmd=python3,arg={},arg=uci,arg=silent:1.5",
+            script.display()
+        ))
+        .args(["--engine", "builtin=random", "--games", "1", "--st", "5"])
+        .args([
+            "--max-plies",
+            "4",
+            "--stall-gap",
+            "1",
+            "--quiet",
+            "--stall-report",
+        ])
+        .arg(&stalls)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    assert!(
+        stdout.contains("\nFaults: illegal=0 forfeit=0 stall=1 crash=0 infraction=0\n"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("\nStalls: 1 (silence over 1.0 s while thinking; longest 1."));
+    let report = std::fs::read_to_string(&stalls).unwrap();
+    assert_eq!(report.lines().count(), 1, "{report}");
+    assert!(
+        report.starts_with("game 1 ply 3 White (fake-silent) silent 1."),
+        "{report}"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 
     // Bad arguments are refused with a message.
@@ -286,6 +435,15 @@ fn command_line_match_writes_pgn_and_summary() {
             "builtin=random",
             "--sprt",
             "elo0=5,elo1=0",
+        ],
+        vec![
+            "match",
+            "--engine",
+            "builtin=random",
+            "--engine",
+            "builtin=random",
+            "--stall-gap",
+            "0",
         ],
         vec![
             "match",

@@ -156,10 +156,10 @@ impl Control {
 /// The searcher: transposition table, thread count and options. Shared with search threads
 /// behind an `Arc`; options change only between searches.
 ///
-/// The table is sized from `hash_mb` when the engine is built. To change the hash size or the
-/// thread count, build a new `Engine` (or, before sharing it, set the fields: a search whose
-/// `hash_mb` no longer matches the table reallocates it first). `threads` and `multipv` are
-/// read at the start of each search.
+/// The table is sized from `hash_mb` when the engine is built. To change the hash size, call
+/// [`Engine::resize`] before sharing the engine (or set `hash_mb`: a search whose `hash_mb` no
+/// longer matches the table reallocates it first; either way the old table is freed before
+/// the new one is allocated). `threads` and `multipv` are read at the start of each search.
 pub struct Engine {
     pub hash_mb: usize,
     pub threads: usize,
@@ -174,6 +174,17 @@ impl Engine {
             threads,
             multipv: 1,
             tt: RwLock::new(tt::TranspositionTable::new(hash_mb)),
+        }
+    }
+
+    /// Sets the hash size, reallocating the table now if it changed. The old table is freed
+    /// before the new one is allocated, so the peak is one table, not two.
+    pub fn resize(&mut self, hash_mb: usize) {
+        self.hash_mb = hash_mb;
+        let t = self.tt.get_mut().unwrap_or_else(|e| e.into_inner());
+        if t.size_mb() != hash_mb {
+            *t = tt::TranspositionTable::empty();
+            *t = tt::TranspositionTable::new(hash_mb);
         }
     }
 
@@ -205,6 +216,7 @@ impl Engine {
         if stale {
             let mut t = self.tt.write().unwrap_or_else(|e| e.into_inner());
             if t.size_mb() != self.hash_mb {
+                *t = tt::TranspositionTable::empty();
                 *t = tt::TranspositionTable::new(self.hash_mb);
             }
         }

@@ -126,6 +126,16 @@ impl TranspositionTable {
         }
     }
 
+    /// A table without a single bucket, only to free the old table before a new one is
+    /// allocated (so the process never holds both): replace it before any probe.
+    pub fn empty() -> TranspositionTable {
+        TranspositionTable {
+            buckets: Vec::new(),
+            generation: AtomicU64::new(0),
+            mb: 0,
+        }
+    }
+
     /// The size asked for, in MB.
     pub fn size_mb(&self) -> usize {
         self.mb

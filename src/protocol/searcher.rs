@@ -139,17 +139,27 @@ impl Searcher {
         }
     }
 
-    /// Brings the engine in line with the settings. Only between searches: the engine is
-    /// rebuilt when the hash size or thread count changed.
+    /// Brings the engine in line with the settings now, unless a search runs (then the next
+    /// search does it first). Called when a protocol changes Hash or Threads, so a new table is
+    /// allocated at `setoption` / `memory` (and `isready` / `ping` answered after it), not
+    /// inside the next `go` on the clock.
+    pub fn apply_settings(&mut self, settings: &Settings) {
+        if self.running.is_none() {
+            self.configure(settings);
+        }
+    }
+
+    /// Brings the engine in line with the settings. Only between searches: the table is
+    /// reallocated (the old one freed first) only when the hash size changed; a new thread
+    /// count is read by the next search.
     fn configure(&mut self, settings: &Settings) {
-        let rebuild =
-            self.engine.hash_mb != settings.hash_mb || self.engine.threads != settings.threads;
         match Arc::get_mut(&mut self.engine) {
             Some(engine) => {
-                if rebuild {
-                    *engine = Engine::new(settings.hash_mb, settings.threads);
+                if engine.hash_mb != settings.hash_mb {
+                    engine.resize(settings.hash_mb);
                     self.clear_pending = false;
                 }
+                engine.threads = settings.threads;
                 engine.multipv = settings.multipv;
             }
             None => {

@@ -321,7 +321,9 @@ impl Uci {
             return;
         };
         match self.settings.set(&name, value.as_deref()) {
-            Ok(Effect::None) => {}
+            // Hash and Threads take effect now (when idle): a new table is allocated before
+            // `isready` is answered, not in the next `go`.
+            Ok(Effect::None) => self.searcher.apply_settings(&self.settings),
             Ok(Effect::ClearHash) => self.searcher.clear_hash(),
             Ok(Effect::Variant) => self.game = Game::new(self.settings.variant),
             Err(OptionError::Unknown(n)) => self.info(&format!("Unknown option: {n}")),

@@ -495,7 +495,7 @@ impl Xboard {
 
     fn set_option(&mut self, name: &str, value: Option<&str>, line: &str) {
         match self.settings.set(name, value) {
-            Ok(Effect::None) => {}
+            Ok(Effect::None) => self.searcher.apply_settings(&self.settings),
             Ok(Effect::ClearHash) => self.searcher.clear_hash(),
             Ok(Effect::Variant) => {
                 self.discard();

@@ -75,6 +75,18 @@ impl GameResult {
     }
 }
 
+/// A silence longer than the match's stall gap while an engine was thinking (its clock
+/// running): from the request for a move to the engine's first line, between two of its
+/// lines, or from its last line to its answer or the deadline.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Stall {
+    /// The ply (0-based, opening moves included) the engine was asked to play.
+    pub ply: usize,
+    pub side: Color,
+    /// The longest silence of that turn.
+    pub silence: Duration,
+}
+
 /// A finished game.
 #[derive(Clone, Debug)]
 pub struct GameRecord {
@@ -90,6 +102,13 @@ pub struct GameRecord {
     pub moves: Vec<String>,
     pub opening_plies: usize,
     pub result: GameResult,
+    /// The turns with a silence longer than the stall gap.
+    pub stalls: Vec<Stall>,
+    /// The longest silence of any turn of each side (White, Black).
+    pub longest_silence: [Duration; 2],
+    /// On a clock: the least time left (clock plus margin, minus the time used) after any move
+    /// made in time, in ms, per side; how close the game came to a time forfeit.
+    pub least_left_ms: [Option<u64>; 2],
 }
 
 /// What a game is played under.
@@ -102,6 +121,8 @@ pub struct GameSettings {
     pub time_margin: Duration,
     /// How long an engine without a clock (`depth`, `nodes`) may take for one move.
     pub stall_timeout: Duration,
+    /// A silence longer than this while an engine thinks is a [`Stall`] (counted, not a loss).
+    pub stall_gap: Duration,
     /// A draw by adjudication after this many plies.
     pub max_plies: Option<usize>,
     pub seed: u64,
@@ -185,6 +206,9 @@ pub fn play_game(
         }
     }
     let margin = s.time_margin;
+    let mut stalls = Vec::new();
+    let mut longest_silence = [Duration::ZERO; 2];
+    let mut least_left_ms: [Option<u64>; 2] = [None; 2];
     let result = loop {
         if let Some(o) = pos.outcome() {
             break GameResult::by_rules(&o);
@@ -222,7 +246,18 @@ pub fn play_game(
             clock_ms: shown,
             wait: allowed,
         };
-        match player.play(&req) {
+        let answer = player.play(&req);
+        let silence = player.longest_silence();
+        let l = &mut longest_silence[side.index()];
+        *l = (*l).max(silence);
+        if silence > s.stall_gap {
+            stalls.push(Stall {
+                ply: texts[0].len(),
+                side,
+                silence,
+            });
+        }
+        match answer {
             Answer::Move { text, elapsed } => {
                 if elapsed > allowed {
                     break GameResult::loss(
@@ -245,6 +280,9 @@ pub fn play_game(
                 pos.make_move(m);
                 if let Limit::Clock { inc_ms, .. } = limit {
                     let used = elapsed.as_millis() as u64;
+                    let left = (allowed - elapsed).as_millis() as u64;
+                    let least = &mut least_left_ms[side.index()];
+                    *least = Some(least.map_or(left, |l| l.min(left)));
                     clock_ms[side.index()] = own.saturating_sub(used) + inc_ms;
                 }
             }
@@ -263,5 +301,8 @@ pub fn play_game(
         moves: std::mem::take(&mut texts[0]),
         opening_plies: opening.moves.len(),
         result,
+        stalls,
+        longest_silence,
+        least_left_ms,
     })
 }

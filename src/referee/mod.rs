@@ -28,7 +28,7 @@ use std::time::Duration;
 
 use crate::core::Color;
 use crate::protocol::game::VariantKind;
-use game::{play_game, GameRecord, GameSettings};
+use game::{play_game, GameRecord, GameSettings, Termination};
 use openings::{mix, random_moves, Opening, Rng};
 use player::Player;
 use spec::{EngineSpec, Limit};
@@ -54,6 +54,10 @@ pub struct MatchConfig {
     pub sprt: Option<Sprt>,
     pub time_margin: Duration,
     pub stall_timeout: Duration,
+    /// A silence longer than this while an engine thinks is counted as a stall.
+    pub stall_gap: Duration,
+    /// Write one line per stall here (the file is created even when there is none).
+    pub stall_report: Option<PathBuf>,
     pub max_plies: Option<usize>,
     /// Print the progress line on stderr.
     pub progress: bool,
@@ -78,6 +82,8 @@ impl MatchConfig {
             sprt: None,
             time_margin: Duration::from_millis(100),
             stall_timeout: Duration::from_secs(60),
+            stall_gap: Duration::from_secs(2),
+            stall_report: None,
             max_plies: None,
             progress: false,
         }
@@ -115,6 +121,99 @@ pub struct MatchReport {
     /// Games in the order they were scheduled: `(index, record)`.
     pub games: Vec<(usize, GameRecord)>,
     pub sprt: Option<(f64, SprtState)>,
+    /// Engine processes found to have exited abnormally when the referee closed them (a
+    /// crash no game saw, e.g. after its last move or at `quit`).
+    pub exits: Vec<String>,
+}
+
+/// What went wrong in a match, counted over both engines: all zero in a clean run.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Faults {
+    /// Games lost by an illegal or unreadable move.
+    pub illegal: usize,
+    /// Games lost on time.
+    pub forfeits: usize,
+    /// Turns with a silence longer than the stall gap (a game may have several).
+    pub stalls: usize,
+    /// Games abandoned (the engine exited or closed its output) plus abnormal exits found when
+    /// closing an engine.
+    pub crashes: usize,
+    /// Games lost by a false claim or by refusing a legal move.
+    pub infractions: usize,
+}
+
+impl Faults {
+    pub fn total(&self) -> usize {
+        self.illegal + self.forfeits + self.stalls + self.crashes + self.infractions
+    }
+}
+
+impl std::fmt::Display for Faults {
+    /// `illegal=0 forfeit=0 stall=0 crash=0 infraction=0`: the `Faults:` summary line.
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        write!(
+            f,
+            "illegal={} forfeit={} stall={} crash={} infraction={}",
+            self.illegal, self.forfeits, self.stalls, self.crashes, self.infractions
+        )
+    }
+}
+
+impl MatchReport {
+    pub fn faults(&self) -> Faults {
+        let mut f = Faults {
+            crashes: self.exits.len(),
+            ..Faults::default()
+        };
+        for (_, g) in &self.games {
+            f.stalls += g.stalls.len();
+            match g.result.termination {
+                Termination::IllegalMove => f.illegal += 1,
+                Termination::TimeForfeit => f.forfeits += 1,
+                Termination::Abandoned => f.crashes += 1,
+                Termination::RulesInfraction => f.infractions += 1,
+                Termination::Normal | Termination::Adjudication => {}
+            }
+        }
+        f
+    }
+
+    /// The longest silence of any engine while thinking, over the match.
+    pub fn longest_silence(&self) -> Duration {
+        self.games
+            .iter()
+            .flat_map(|(_, g)| g.longest_silence)
+            .max()
+            .unwrap_or(Duration::ZERO)
+    }
+
+    /// The least time any engine had left on its clock (with the margin) after a move made in
+    /// time, in ms; `None` without clocks.
+    pub fn least_left_ms(&self) -> Option<u64> {
+        self.games
+            .iter()
+            .flat_map(|(_, g)| g.least_left_ms)
+            .flatten()
+            .min()
+    }
+
+    /// One line per stall: game (1-based), ply, side, engine, silence.
+    pub fn stall_lines(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        for (i, g) in &self.games {
+            for st in &g.stalls {
+                out.push(format!(
+                    "game {} ply {} {} ({}) silent {:.3} s",
+                    i + 1,
+                    st.ply + 1,
+                    st.side.name(),
+                    g.names[st.side.index()],
+                    st.silence.as_secs_f64()
+                ));
+            }
+        }
+        out
+    }
 }
 
 /// The points (×2) of the first engine in game `index`.
@@ -199,15 +298,45 @@ pub fn summary(cfg: &MatchConfig, r: &MatchReport) -> String {
     }
     let terms: Vec<String> = terms.iter().map(|(t, n)| format!("{t} {n}")).collect();
     s.push_str(&format!("Terminations: {}\n", terms.join(", ")));
+    let f = r.faults();
+    s.push_str(&format!(
+        "Stalls: {} (silence over {:.1} s while thinking; longest {:.3} s)\n",
+        f.stalls,
+        cfg.stall_gap.as_secs_f64(),
+        r.longest_silence().as_secs_f64()
+    ));
+    if let Some(ms) = r.least_left_ms() {
+        s.push_str(&format!(
+            "Closest call: {ms} ms left (clock plus the {} ms margin) after a move in time\n",
+            cfg.time_margin.as_millis()
+        ));
+    }
+    for e in &r.exits {
+        s.push_str(&format!("Abnormal exit: {e}\n"));
+    }
+    s.push_str(&format!("Faults: {f}\n"));
     s
 }
 
 enum Msg {
     Game(usize, Box<GameRecord>),
+    /// An engine process found to have exited abnormally when it was closed.
+    Exit(String),
     Fatal(String),
 }
 
-/// One worker: its own pair of players, restarted after a crash or time-out.
+/// Closes a player; an abnormal exit of one that was healthy (no game has yet counted it) is
+/// reported.
+fn close_player(p: &mut Box<dyn Player>, tx: &std::sync::mpsc::Sender<Msg>) {
+    let healthy = p.healthy();
+    if let Some(why) = p.close() {
+        if healthy {
+            let _ = tx.send(Msg::Exit(why));
+        }
+    }
+}
+
+/// One worker; its players are closed when it ends.
 fn worker(
     cfg: &MatchConfig,
     next: &AtomicUsize,
@@ -215,6 +344,20 @@ fn worker(
     tx: std::sync::mpsc::Sender<Msg>,
 ) {
     let mut players: [Option<Box<dyn Player>>; 2] = [None, None];
+    play_games(cfg, next, stop, &tx, &mut players);
+    for p in players.iter_mut().flatten() {
+        close_player(p, &tx);
+    }
+}
+
+/// Games for one worker: its own pair of players, restarted after a crash or time-out.
+fn play_games(
+    cfg: &MatchConfig,
+    next: &AtomicUsize,
+    stop: &AtomicBool,
+    tx: &std::sync::mpsc::Sender<Msg>,
+    players: &mut [Option<Box<dyn Player>>; 2],
+) {
     loop {
         if stop.load(Ordering::Relaxed) {
             return;
@@ -224,7 +367,8 @@ fn worker(
             return;
         }
         for (i, p) in players.iter_mut().enumerate() {
-            if p.as_ref().is_some_and(|p| !p.healthy()) {
+            if let Some(q) = p.as_mut().filter(|q| !q.healthy()) {
+                close_player(q, tx);
                 *p = None;
             }
             if p.is_none() {
@@ -241,7 +385,7 @@ fn worker(
                 }
             }
         }
-        let [a, b] = &mut players;
+        let [a, b] = players;
         let (a, b) = (a.as_deref_mut().unwrap(), b.as_deref_mut().unwrap());
         let (white, black, limits) = if index.is_multiple_of(2) {
             (a, b, [cfg.limit_of(0), cfg.limit_of(1)])
@@ -253,6 +397,7 @@ fn worker(
             limits,
             time_margin: cfg.time_margin,
             stall_timeout: cfg.stall_timeout,
+            stall_gap: cfg.stall_gap,
             max_plies: cfg.max_plies,
             seed: mix(&[cfg.seed, index as u64]),
         };
@@ -299,6 +444,7 @@ pub fn run(cfg: &MatchConfig) -> Result<MatchReport, String> {
         wdl: Wdl::default(),
         games: Vec::new(),
         sprt: None,
+        exits: Vec::new(),
     };
     let mut fatal = None;
     let tty = std::io::stderr().is_terminal();
@@ -354,6 +500,10 @@ pub fn run(cfg: &MatchConfig) -> Result<MatchReport, String> {
                         }
                     }
                 }
+                Msg::Exit(why) => {
+                    log::warn!("abnormal exit: {why}");
+                    report.exits.push(why);
+                }
                 Msg::Fatal(e) => {
                     fatal.get_or_insert(e);
                     stop.store(true, Ordering::Relaxed);
@@ -368,5 +518,12 @@ pub fn run(cfg: &MatchConfig) -> Result<MatchReport, String> {
         return Err(e);
     }
     report.games.sort_by_key(|(i, _)| *i);
+    if let Some(path) = &cfg.stall_report {
+        let mut text = report.stall_lines().join("\n");
+        if !text.is_empty() {
+            text.push('\n');
+        }
+        std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    }
     Ok(report)
 }

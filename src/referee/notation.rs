@@ -1,30 +1,53 @@
 //! The one place where an engine's move text meets the rules.
 //!
 //! Every move an engine sends goes through [`parse_engine_move`], and every move the referee
-//! sends an engine is written by [`engine_move_text`]. The XBoard spelling of the variants
-//! (rank numbering on 10- and 16-rank boards) may change: adapt these two functions, nothing
-//! else in the referee reads or writes moves.
+//! sends an engine is written by [`engine_move_text`]; FENs for XBoard's `setboard` by
+//! [`engine_fen`]. UCI engines get the rules' own text. XBoard engines get what this engine's
+//! XBoard side speaks (`protocol::xbvariant`, docs/xboard.md): the rank numbering of XBoard
+//! 4.9.1 (0..9 on 10 ranks; 1.. on 16 ranks, the default `Rank Offset` 0), its spellings of
+//! some moves, and Immune Chess mirrored (Invaders as XBoard's White, the board flipped).
 
 use crate::core::{Dialect, Move, MoveError, Protocol};
 use crate::protocol::game::AnyPos;
+use crate::protocol::xbvariant;
 
-/// The rules' dialect for a protocol.
-pub fn dialect(protocol: Protocol) -> Dialect {
+/// The rules' dialect for a protocol in `pos` (XBoard: as `protocol::xbvariant` numbers the
+/// ranks, with `Rank Offset` 0).
+pub fn dialect(pos: &AnyPos, protocol: Protocol) -> Dialect {
     match protocol {
         Protocol::Uci => Dialect::UCI,
-        Protocol::Xboard => Dialect::XBOARD,
+        Protocol::Xboard => xbvariant::dialect(pos, 0),
     }
 }
 
 /// The legal move an engine's text names in `pos`, read in the engine's protocol dialect
 /// (passes are `0000` in UCI and `@@@@` in XBoard).
 pub fn parse_engine_move(pos: &AnyPos, text: &str, protocol: Protocol) -> Result<Move, MoveError> {
-    pos.parse_move(text.trim(), dialect(protocol))
+    match protocol {
+        Protocol::Uci => pos.parse_move(text.trim(), Dialect::UCI),
+        Protocol::Xboard => xbvariant::parse_move(pos, text, dialect(pos, protocol)),
+    }
 }
 
 /// The text of a legal move of `pos` for an engine speaking `protocol`.
 pub fn engine_move_text(pos: &AnyPos, m: Move, protocol: Protocol) -> String {
-    pos.move_text(m, dialect(protocol))
+    match protocol {
+        Protocol::Uci => pos.move_text(m, Dialect::UCI),
+        Protocol::Xboard => xbvariant::move_text(pos, m, dialect(pos, protocol)),
+    }
+}
+
+/// A FEN of the rules as an engine speaking `protocol` is sent it: mirrored for XBoard in a
+/// mirrored variant (Immune Chess; `xbvariant::fen_from_xboard` is its own inverse).
+pub fn engine_fen(
+    kind: crate::protocol::game::VariantKind,
+    fen: &str,
+    protocol: Protocol,
+) -> String {
+    match protocol {
+        Protocol::Uci => fen.to_string(),
+        Protocol::Xboard => xbvariant::fen_from_xboard(kind, fen),
+    }
 }
 
 #[cfg(test)]
@@ -52,5 +75,23 @@ mod tests {
             parse_engine_move(&pos, "(none)", Protocol::Uci),
             Err(MoveError::Syntax(_))
         ));
+    }
+
+    /// Immune Chess is mirrored for XBoard (docs/xboard.md): the Invaders' first move a3a2 of
+    /// the rules (UCI text) is XBoard's a7a8 (ranks numbered 0..9, flipped), and a FEN goes
+    /// out upside down with the colours and the side to move swapped.
+    #[test]
+    fn immune_is_mirrored_for_xboard() {
+        let kind = VariantKind::Immune;
+        let pos = kind.startpos();
+        let m = parse_engine_move(&pos, "a3a2", Protocol::Uci).unwrap();
+        assert_eq!(engine_move_text(&pos, m, Protocol::Xboard), "a7a8");
+        assert_eq!(parse_engine_move(&pos, "a7a8", Protocol::Xboard), Ok(m));
+        assert!(parse_engine_move(&pos, "a3a2", Protocol::Xboard).is_err());
+        let fen = pos.fen();
+        let xb = engine_fen(kind, &fen, Protocol::Xboard);
+        assert!(xb.starts_with("btlmcdsltb/aenhoohnea/IIIIIIIIII/10/IIIIIIIIII/IIIIIIIIII/IIIIIIIIII/IIIIIIIIII/IIIIIIIIII/IIIIIIIIII w"), "{xb}");
+        assert_eq!(engine_fen(kind, &xb, Protocol::Xboard), fen);
+        assert_eq!(engine_fen(kind, &fen, Protocol::Uci), fen);
     }
 }

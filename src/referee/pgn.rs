@@ -108,6 +108,9 @@ mod tests {
                 termination: Termination::Normal,
                 reason: "Black mates".into(),
             },
+            stalls: Vec::new(),
+            longest_silence: [std::time::Duration::ZERO; 2],
+            least_left_ms: [None; 2],
         };
         let text = write_game(&g, "test", "2024.01.02", 3);
         assert!(text.contains("[White \"A \\\"x\\\"\"]\n"));

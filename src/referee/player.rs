@@ -80,6 +80,40 @@ pub trait Player: Send {
     fn game_over(&mut self, result: &str, reason: &str);
     /// `false` after a time-out or exit: the player must be restarted before the next game.
     fn healthy(&self) -> bool;
+    /// The longest time the player said nothing during its last [`Player::play`]: from the
+    /// request to its first line, between lines, and from its last line to the answer (or to
+    /// the deadline when none came). A stall is one longer than the match's stall gap.
+    fn longest_silence(&self) -> Duration {
+        Duration::ZERO
+    }
+    /// Ends the player (`quit`, then a kill if it lingers). `Some(why)` when its process had
+    /// already exited abnormally (a non-zero status or a signal) — a crash the games may not
+    /// have seen. A process the referee had to kill is not a crash.
+    fn close(&mut self) -> Option<String> {
+        None
+    }
+}
+
+/// Tracks the silences of one engine while it thinks.
+#[derive(Clone, Copy, Debug)]
+struct Silence {
+    last: Instant,
+    longest: Duration,
+}
+
+impl Silence {
+    fn start(now: Instant) -> Silence {
+        Silence {
+            last: now,
+            longest: Duration::ZERO,
+        }
+    }
+
+    /// A line arrived at `t` (or the wait ended at `t`).
+    fn mark(&mut self, t: Instant) {
+        self.longest = self.longest.max(t.saturating_duration_since(self.last));
+        self.last = self.last.max(t);
+    }
 }
 
 /// Starts a player from its spec.
@@ -108,6 +142,7 @@ struct Proc {
     rx: Receiver<(String, Instant)>,
     label: String,
     eof: bool,
+    closed: bool,
 }
 
 impl Proc {
@@ -140,6 +175,7 @@ impl Proc {
             rx,
             label: spec.default_name(),
             eof: false,
+            closed: false,
         })
     }
 
@@ -206,21 +242,42 @@ impl Proc {
     }
 }
 
+impl Proc {
+    /// Ends the process: `quit`, up to 1 s to exit, then a kill. `Some(why)` when it exited
+    /// abnormally (a non-zero status or a signal), before or at `quit`; a process that had to
+    /// be killed is not counted. Once: later calls say `None`.
+    fn close(&mut self) -> Option<String> {
+        if self.closed {
+            return None;
+        }
+        self.closed = true;
+        let label = self.label.clone();
+        let abnormal = |status: std::process::ExitStatus, when: &str| {
+            (!status.success()).then(|| format!("{label} {when}: {status}"))
+        };
+        if let Ok(Some(status)) = self.child.try_wait() {
+            return abnormal(status, "had exited");
+        }
+        let _ = self.send("quit");
+        self.stdin = None;
+        let end = Instant::now() + Duration::from_secs(1);
+        loop {
+            match self.child.try_wait() {
+                Ok(Some(status)) => return abnormal(status, "at quit"),
+                Ok(None) if Instant::now() < end => thread::sleep(Duration::from_millis(5)),
+                _ => {
+                    let _ = self.child.kill();
+                    let _ = self.child.wait();
+                    return None;
+                }
+            }
+        }
+    }
+}
+
 impl Drop for Proc {
     fn drop(&mut self) {
-        if matches!(self.child.try_wait(), Ok(None)) {
-            let _ = self.send("quit");
-            self.stdin = None;
-            let end = Instant::now() + Duration::from_millis(300);
-            while Instant::now() < end {
-                if !matches!(self.child.try_wait(), Ok(None)) {
-                    return;
-                }
-                thread::sleep(Duration::from_millis(5));
-            }
-            let _ = self.child.kill();
-        }
-        let _ = self.child.wait();
+        self.close();
     }
 }
 
@@ -237,6 +294,7 @@ struct UciEngine {
     p: Proc,
     name: String,
     healthy: bool,
+    silence: Duration,
     fen: Option<String>,
     has_variant_option: bool,
 }
@@ -267,6 +325,7 @@ impl UciEngine {
                 .unwrap_or_else(|| spec.default_name()),
             p,
             healthy: true,
+            silence: Duration::ZERO,
             fen: None,
             has_variant_option,
         };
@@ -327,28 +386,33 @@ impl Player for UciEngine {
         }
         let start = Instant::now();
         let deadline = start + req.wait;
-        loop {
+        let mut silence = Silence::start(start);
+        let answer = loop {
             match self.p.recv(deadline) {
                 Recv::Line(l, t) => {
+                    silence.mark(t);
                     let mut words = l.split_whitespace();
                     if words.next() == Some("bestmove") {
-                        return Answer::Move {
+                        break Answer::Move {
                             text: words.next().unwrap_or("").to_string(),
                             elapsed: t.saturating_duration_since(start),
                         };
                     }
                 }
                 Recv::Timeout => {
+                    silence.mark(Instant::now());
                     self.healthy = false;
                     let _ = self.p.send("stop");
-                    return Answer::Timeout;
+                    break Answer::Timeout;
                 }
                 Recv::Eof => {
                     self.healthy = false;
-                    return Answer::Gone("the engine exited".into());
+                    break Answer::Gone("the engine exited".into());
                 }
             }
-        }
+        };
+        self.silence = silence.longest;
+        answer
     }
 
     fn poll(&mut self) -> Option<Answer> {
@@ -368,6 +432,14 @@ impl Player for UciEngine {
 
     fn healthy(&self) -> bool {
         self.healthy && !self.p.eof
+    }
+
+    fn longest_silence(&self) -> Duration {
+        self.silence
+    }
+
+    fn close(&mut self) -> Option<String> {
+        self.p.close()
     }
 }
 
@@ -430,6 +502,7 @@ struct XboardEngine {
     p: Proc,
     name: String,
     healthy: bool,
+    silence: Duration,
     usermove: bool,
     setboard: bool,
     ping: bool,
@@ -450,6 +523,7 @@ impl XboardEngine {
             p,
             name: spec.default_name(),
             healthy: true,
+            silence: Duration::ZERO,
             usermove: false,
             setboard: false,
             ping: false,
@@ -596,6 +670,7 @@ impl Player for XboardEngine {
                     self.name
                 ));
             }
+            let fen = super::notation::engine_fen(start.variant, fen, Protocol::Xboard);
             self.p.send(&format!("setboard {fen}"))?;
         }
         match start.limit {
@@ -615,6 +690,8 @@ impl Player for XboardEngine {
             }
         }
         self.p.send("easy")?;
+        // Thinking output: lines while it thinks, so a silence means a stall, not a search.
+        self.p.send("post")?;
         self.known = 0;
         self.thinking = false;
         self.sync()
@@ -627,32 +704,37 @@ impl Player for XboardEngine {
         }
         let start = Instant::now();
         let deadline = start + req.wait;
-        loop {
+        let mut silence = Silence::start(start);
+        let answer = loop {
             match self.p.recv(deadline) {
                 Recv::Line(l, t) => {
+                    silence.mark(t);
                     let mut words = l.split_whitespace();
                     if words.next() == Some("move") {
                         self.known += 1;
-                        return Answer::Move {
+                        break Answer::Move {
                             text: words.next().unwrap_or("").to_string(),
                             elapsed: t.saturating_duration_since(start),
                         };
                     }
                     if let Some(a) = Self::meaning(&l) {
-                        return a;
+                        break a;
                     }
                 }
                 Recv::Timeout => {
+                    silence.mark(Instant::now());
                     self.healthy = false;
                     let _ = self.p.send("?");
-                    return Answer::Timeout;
+                    break Answer::Timeout;
                 }
                 Recv::Eof => {
                     self.healthy = false;
-                    return Answer::Gone("the engine exited".into());
+                    break Answer::Gone("the engine exited".into());
                 }
             }
-        }
+        };
+        self.silence = silence.longest;
+        answer
     }
 
     fn poll(&mut self) -> Option<Answer> {
@@ -679,6 +761,14 @@ impl Player for XboardEngine {
 
     fn healthy(&self) -> bool {
         self.healthy && !self.p.eof
+    }
+
+    fn longest_silence(&self) -> Duration {
+        self.silence
+    }
+
+    fn close(&mut self) -> Option<String> {
+        self.p.close()
     }
 }
 

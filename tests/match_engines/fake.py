@@ -11,11 +11,17 @@ game, and misbehaves at its second:
   claim   (xboard) claims a win for itself: "1-0 {White mates}" / "0-1 {Black mates}"
   resign  (xboard) resigns
   refuse  (xboard) answers every usermove with "Illegal move: ..."
+  silent:S  says nothing for S seconds, then plays a legal pawn move (a stall when S is over
+            the referee's stall gap)
+  chatty:S  thinks S seconds but prints a line every 0.25 s ("info string ..." / "# ..."),
+            then plays a legal pawn move (no stall however long S is)
+  quitcrash plays normally but exits with status 3 when told to quit
 """
 import sys
 import time
 
 proto, mode = sys.argv[1], sys.argv[2]
+mode, _, arg = mode.partition(":")
 
 
 def out(line):
@@ -37,6 +43,15 @@ def answer(white, own_moves):
         return first_move(white)
     if mode == "sleep":
         time.sleep(5)
+        return "a2a3" if white else "a7a6"
+    if mode == "silent":
+        time.sleep(float(arg))
+        return "a2a3" if white else "a7a6"
+    if mode == "chatty":
+        end = time.time() + float(arg)
+        while time.time() < end:
+            out("info string thinking" if proto == "uci" else "# thinking")
+            time.sleep(min(0.25, max(0.0, end - time.time())))
         return "a2a3" if white else "a7a6"
     if mode == "claim":
         out("1-0 {White mates}" if white else "0-1 {Black mates}")
@@ -69,6 +84,8 @@ def uci():
             if m:
                 out("bestmove " + m)
         elif cmd == "quit":
+            if mode == "quitcrash":
+                sys.exit(3)
             return
 
 
@@ -107,6 +124,8 @@ def xboard():
             if not force:
                 think()
         elif cmd == "quit":
+            if mode == "quitcrash":
+                sys.exit(3)
             return
 
 
