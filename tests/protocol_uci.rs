@@ -67,6 +67,49 @@ fn position_moves_then_d() {
 }
 
 #[test]
+fn position_that_extends_the_last_plays_only_the_new_moves() {
+    let mut e = Engine::start();
+    e.send("uci");
+    e.read_until(|l| l == "uciok");
+    e.send("position startpos moves e2e4");
+    e.send("position startpos moves e2e4 e7e5 g1f3");
+    let after3 = "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2";
+    assert_eq!(e.uci_fen(), after3);
+    // An illegal appended move: one error line, the position stays after the three moves.
+    e.send("position startpos moves e2e4 e7e5 g1f3 e8e6");
+    assert_eq!(
+        e.uci_sync(),
+        vec!["info string Illegal move: e8e6".to_string()]
+    );
+    assert_eq!(e.uci_fen(), after3);
+    // Still extends the last good command, not the refused one.
+    e.send("position startpos moves e2e4 e7e5 g1f3 b8c6");
+    assert_eq!(
+        e.uci_fen(),
+        "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"
+    );
+    // A different line (a take-back), another start, ucinewgame: the game is set up afresh.
+    e.send("position startpos moves d2d4");
+    assert_eq!(
+        e.uci_fen(),
+        "rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq - 0 1"
+    );
+    e.send("position fen 4k3/8/8/8/8/8/8/4K3 w - - 0 1 moves e1e2");
+    e.send("position startpos moves d2d4 d7d5");
+    assert_eq!(
+        e.uci_fen(),
+        "rnbqkbnr/ppp1pppp/8/3p4/3P4/8/PPP1PPPP/RNBQKBNR w KQkq - 0 2"
+    );
+    e.send("ucinewgame");
+    e.send("position startpos");
+    assert_eq!(
+        e.uci_fen(),
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+    );
+    e.finish();
+}
+
+#[test]
 fn go_depth_returns_a_legal_move() {
     let mut e = Engine::start();
     e.send("uci");

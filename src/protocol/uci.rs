@@ -241,6 +241,10 @@ pub struct Uci {
     /// A search that ended by itself during `go infinite` or `go ponder`: its `bestmove` waits
     /// for `stop` (or `ponderhit`).
     held: Option<Finished>,
+    /// The last `position` command that set `game`: a following one that only appends moves
+    /// to it (as GUIs send during a game) plays just the new moves instead of replaying the
+    /// whole game before the clock's move (a 1,000-ply Microorganism game took 31 ms).
+    last_position: Option<PositionCmd>,
 }
 
 impl Uci {
@@ -253,6 +257,7 @@ impl Uci {
             out,
             go: GoFlags::default(),
             held: None,
+            last_position: None,
         }
     }
 
@@ -285,6 +290,7 @@ impl Uci {
                 self.finish_search();
                 self.searcher.clear_hash();
                 self.game = Game::new(self.settings.variant);
+                self.last_position = None;
             }
             "position" => self.position(line),
             "go" => self.go(line),
@@ -325,7 +331,10 @@ impl Uci {
             // `isready` is answered, not in the next `go`.
             Ok(Effect::None) => self.searcher.apply_settings(&self.settings),
             Ok(Effect::ClearHash) => self.searcher.clear_hash(),
-            Ok(Effect::Variant) => self.game = Game::new(self.settings.variant),
+            Ok(Effect::Variant) => {
+                self.game = Game::new(self.settings.variant);
+                self.last_position = None;
+            }
             Err(OptionError::Unknown(n)) => self.info(&format!("Unknown option: {n}")),
             Err(e) => self.info(&format!("Invalid option value: {e}")),
         }
@@ -337,6 +346,21 @@ impl Uci {
             Err(e) => return self.info(&format!("Invalid position command: {e}")),
         };
         let kind = self.settings.variant;
+        if let Some(prev) = &self.last_position {
+            let extends = prev.fen == cmd.fen
+                && self.game.kind() == kind
+                && cmd.moves.len() >= prev.moves.len()
+                && cmd.moves[..prev.moves.len()] == prev.moves[..];
+            if extends {
+                // `play_all` is all or nothing: on a bad move the game stays as it was.
+                let new = &cmd.moves[prev.moves.len()..];
+                match self.game.play_all(new, Dialect::UCI) {
+                    Ok(()) => self.last_position = Some(cmd),
+                    Err(e) => self.move_error(e),
+                }
+                return;
+            }
+        }
         let mut game = match &cmd.fen {
             None => Game::new(kind),
             Some(fen) => match Game::from_fen(kind, fen) {
@@ -345,9 +369,18 @@ impl Uci {
             },
         };
         match game.play_all(&cmd.moves, Dialect::UCI) {
-            Ok(()) => self.game = game,
-            Err(MoveError::Illegal(m)) => self.info(&format!("Illegal move: {m}")),
-            Err(MoveError::Syntax(m)) => self.info(&format!("Illegal move: {m} (not a move)")),
+            Ok(()) => {
+                self.game = game;
+                self.last_position = Some(cmd);
+            }
+            Err(e) => self.move_error(e),
+        }
+    }
+
+    fn move_error(&self, e: MoveError) {
+        match e {
+            MoveError::Illegal(m) => self.info(&format!("Illegal move: {m}")),
+            MoveError::Syntax(m) => self.info(&format!("Illegal move: {m} (not a move)")),
         }
     }
 
