@@ -9,6 +9,8 @@
 //!   reads a game on stdin and writes it in another notation (see [`cellmate::notation`]).
 //! - `cellmate match --engine SPEC --engine SPEC [...]`: a refereed match between two engines
 //!   (see `docs/match.md` and [`cellmate::referee`]).
+//! - `cellmate tune --pgn FILE [--variant V] [--skip-plies N] [--ridge R]`: fits material
+//!   values to the results of the games in FILE (see `docs/strength.md`, [`cellmate::tune`]).
 //!
 //! Logging goes to stderr (`RUST_LOG=debug` shows the protocol traffic), never stdout.
 
@@ -81,6 +83,21 @@ enum Command {
     },
     /// Plays a match between two engines, refereed by the built-in rules (docs/match.md).
     Match(Box<MatchArgs>),
+    /// Fits material values to game results (Texel method) over the quiet positions of the
+    /// games in a PGN file written by `cellmate match --pgn`.
+    Tune {
+        #[arg(long)]
+        pgn: String,
+        /// Only games of this variant (default: the first game's).
+        #[arg(long)]
+        variant: Option<String>,
+        /// Plies skipped at the start of each game (the random opening).
+        #[arg(long, default_value_t = 10)]
+        skip_plies: usize,
+        /// L2 penalty on the coefficients (keeps features never seen at 0).
+        #[arg(long, default_value_t = 1e-4)]
+        ridge: f64,
+    },
 }
 
 struct NotationArgs {
@@ -256,6 +273,21 @@ fn perft(variant: &str, fen: Option<&str>, depth: u32, divide: bool) -> Result<(
     Ok(())
 }
 
+fn tune(pgn: &str, variant: Option<&str>, skip_plies: usize, ridge: f64) -> Result<(), String> {
+    let kind = match variant {
+        Some(v) => Some(VariantKind::from_name(v).ok_or_else(|| format!("unknown variant {v:?}"))?),
+        None => None,
+    };
+    let text = std::fs::read_to_string(pgn).map_err(|e| format!("{pgn}: {e}"))?;
+    let data = cellmate::tune::read_games(&text, kind, skip_plies);
+    if data.samples.is_empty() {
+        return Err(format!("{pgn}: no positions to fit"));
+    }
+    let fit = cellmate::tune::fit(&data.samples, ridge);
+    print!("{}", cellmate::tune::report(&data, &fit));
+    Ok(())
+}
+
 fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
         .target(env_logger::Target::Stderr)
@@ -292,6 +324,12 @@ fn main() -> ExitCode {
             pgn,
         }),
         Some(Command::Match(args)) => run_match(*args),
+        Some(Command::Tune {
+            pgn,
+            variant,
+            skip_plies,
+            ridge,
+        }) => tune(&pgn, variant.as_deref(), skip_plies, ridge),
     };
     match res {
         Ok(()) => ExitCode::SUCCESS,
