@@ -28,11 +28,11 @@ pub use pieces::{
     NEUTROPHIL, TYPES,
 };
 
-/// The default start (IM-2): Invaders on ranks 8–10, the immune cells on ranks 1–2; Black moves
-/// first (IM-3).
-/// The default setup (IM-2), chosen by measured self-play balance: see `docs/rules/immune.md`.
+/// The default setup (IM-2): seventy Invaders on ranks 3–9, in contact with the immune cells on
+/// ranks 1–2; Black moves first (IM-3). Chosen by measured self-play balance: see
+/// `docs/rules/immune.md`.
 pub const START_FEN: &str =
-    "iiiiiiiiii/iiiiiiiiii/iiiiiiiiii/iiiiiiiiii/iiiiiiiiii/iiiiiiiiii/10/iiiiiiiiii/AENHOOHNEA/BTLMCDSLTB b - 0 1";
+    "10/iiiiiiiiii/iiiiiiiiii/iiiiiiiiii/iiiiiiiiii/iiiiiiiiii/iiiiiiiiii/iiiiiiiiii/AENHOOHNEA/BTLMCDSLTB b - 0 1";
 
 /// What one piece reaches ([`ImmuneBoard::reach`]), for evaluation.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
