@@ -9,7 +9,7 @@
 //!   reads a game on stdin and writes it in another notation (see [`cellmate::notation`]).
 //! - `cellmate match --engine SPEC --engine SPEC [...]`: a refereed match between two engines
 //!   (see `docs/match.md` and [`cellmate::referee`]).
-//! - `cellmate tune --pgn FILE [--variant V] [--skip-plies N] [--ridge R]`: fits material
+//! - `cellmate tune --pgn FILE [--variant V] [--skip-plies N] [--ridge R] [--bootstrap N]`: fits material
 //!   values to the results of the games in FILE (see `docs/strength.md`, [`cellmate::tune`]).
 //!
 //! Logging goes to stderr (`RUST_LOG=debug` shows the protocol traffic), never stdout.
@@ -97,6 +97,10 @@ enum Command {
         /// L2 penalty on the coefficients (keeps features never seen at 0).
         #[arg(long, default_value_t = 1e-4)]
         ridge: f64,
+        /// Refits on games resampled with replacement, this many times, and reports the
+        /// spread of each value (0: none).
+        #[arg(long, default_value_t = 0)]
+        bootstrap: usize,
     },
 }
 
@@ -273,7 +277,13 @@ fn perft(variant: &str, fen: Option<&str>, depth: u32, divide: bool) -> Result<(
     Ok(())
 }
 
-fn tune(pgn: &str, variant: Option<&str>, skip_plies: usize, ridge: f64) -> Result<(), String> {
+fn tune(
+    pgn: &str,
+    variant: Option<&str>,
+    skip_plies: usize,
+    ridge: f64,
+    rounds: usize,
+) -> Result<(), String> {
     let kind = match variant {
         Some(v) => Some(VariantKind::from_name(v).ok_or_else(|| format!("unknown variant {v:?}"))?),
         None => None,
@@ -284,7 +294,8 @@ fn tune(pgn: &str, variant: Option<&str>, skip_plies: usize, ridge: f64) -> Resu
         return Err(format!("{pgn}: no positions to fit"));
     }
     let fit = cellmate::tune::fit(&data.samples, ridge);
-    print!("{}", cellmate::tune::report(&data, &fit));
+    let spread = (rounds > 0).then(|| cellmate::tune::bootstrap(&data, ridge, rounds, 1));
+    print!("{}", cellmate::tune::report(&data, &fit, spread.as_deref()));
     Ok(())
 }
 
@@ -329,7 +340,8 @@ fn main() -> ExitCode {
             variant,
             skip_plies,
             ridge,
-        }) => tune(&pgn, variant.as_deref(), skip_plies, ridge),
+            bootstrap,
+        }) => tune(&pgn, variant.as_deref(), skip_plies, ridge, bootstrap),
     };
     match res {
         Ok(()) => ExitCode::SUCCESS,

@@ -202,6 +202,8 @@ pub struct Sample {
 pub struct Dataset {
     pub kind: Option<VariantKind>,
     pub samples: Vec<Sample>,
+    /// For each sample, the index (among the games used) of the game it comes from.
+    pub game_of: Vec<usize>,
     pub games: usize,
     pub white_wins: usize,
     pub black_wins: usize,
@@ -276,6 +278,7 @@ pub fn read_games(pgn: &str, kind: Option<VariantKind>, skip_plies: usize) -> Da
                     x: feats[i].clone(),
                     y,
                 });
+                data.game_of.push(data.games - 1);
             }
         }
     }
@@ -452,8 +455,46 @@ pub fn nonzero_counts(samples: &[Sample]) -> Vec<usize> {
         .collect()
 }
 
-/// The report `cellmate tune` prints.
-pub fn report(data: &Dataset, fit: &Fit) -> String {
+/// The spread of the centipawn values when whole games are resampled with replacement
+/// (`rounds` refits, seeded): the honest error bar, since the positions of one game are not
+/// independent. Returns the standard deviation of each feature's centipawns.
+pub fn bootstrap(data: &Dataset, ridge: f64, rounds: usize, seed: u64) -> Vec<f64> {
+    let set = feature_set(data.kind.unwrap_or(VariantKind::Chess));
+    let p = set.names.len();
+    if data.games == 0 || rounds < 2 {
+        return vec![0.0; p];
+    }
+    let mut by_game: Vec<Vec<usize>> = vec![Vec::new(); data.games];
+    for (i, &g) in data.game_of.iter().enumerate() {
+        by_game[g].push(i);
+    }
+    let mut rng = crate::core::rng::XorShift(seed.max(1));
+    let mut sum = vec![0.0; p];
+    let mut sum2 = vec![0.0; p];
+    for _ in 0..rounds {
+        let mut samples = Vec::with_capacity(data.samples.len());
+        for _ in 0..data.games {
+            let g = rng.below(data.games);
+            samples.extend(by_game[g].iter().map(|&i| data.samples[i].clone()));
+        }
+        let cp = centipawns(&fit(&samples, ridge), &set);
+        for i in 0..p {
+            sum[i] += cp[i];
+            sum2[i] += cp[i] * cp[i];
+        }
+    }
+    let n = rounds as f64;
+    (0..p)
+        .map(|i| {
+            ((sum2[i] - sum[i] * sum[i] / n) / (n - 1.0))
+                .max(0.0)
+                .sqrt()
+        })
+        .collect()
+}
+
+/// The report `cellmate tune` prints; `spread` (from [`bootstrap`]) adds a column.
+pub fn report(data: &Dataset, fit: &Fit, spread: Option<&[f64]>) -> String {
     let kind = data.kind.unwrap_or(VariantKind::Chess);
     let set = feature_set(kind);
     let cp = centipawns(fit, &set);
@@ -461,7 +502,7 @@ pub fn report(data: &Dataset, fit: &Fit) -> String {
     let mut out = format!(
         "variant {}: {} games (+{} ={} -{} for White), {} skipped, {} quiet positions\n\
          intercept {:+.4}, mean cross-entropy {:.5}, {} Newton steps\n\
-         {:<32} {:>10} {:>9} {:>8} {:>9}\n",
+         {:<32} {:>10} {:>9} {:>8} {:>9} {:>8}\n",
         kind.name(),
         data.games,
         data.white_wins,
@@ -476,12 +517,18 @@ pub fn report(data: &Dataset, fit: &Fit) -> String {
         "coef",
         "± se",
         "cp",
-        "nonzero"
+        "nonzero",
+        if spread.is_some() { "boot sd" } else { "" }
     );
     for i in 0..set.names.len() {
         out.push_str(&format!(
-            "{:<32} {:>10.5} {:>9.5} {:>8.0} {:>9}\n",
-            set.names[i], fit.coef[i], fit.stderr[i], cp[i], nz[i]
+            "{:<32} {:>10.5} {:>9.5} {:>8.0} {:>9} {:>8}\n",
+            set.names[i],
+            fit.coef[i],
+            fit.stderr[i],
+            cp[i],
+            nz[i],
+            spread.map_or(String::new(), |s| format!("{:.0}", s[i]))
         ));
     }
     out
