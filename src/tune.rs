@@ -637,4 +637,49 @@ mod tests {
         assert_eq!(d.samples[3].x, vec![-1.0, 0.0, 0.0, 0.0, 1.0]);
         assert!(d.samples.iter().all(|s| s.y == 1.0));
     }
+
+    /// Bootstrap: when every game is the same, every resample is the same data and the
+    /// spread is zero; when games differ, it is not.
+    #[test]
+    fn bootstrap_spread_is_zero_for_identical_games_only() {
+        let game = |y: f64| {
+            vec![
+                Sample {
+                    x: vec![1.0, 0.0, 0.0, 0.0, 0.0],
+                    y,
+                },
+                Sample {
+                    x: vec![0.0, 1.0, 0.0, 0.0, 0.0],
+                    y: 1.0 - y / 2.0,
+                },
+                Sample {
+                    x: vec![-1.0, 0.0, 0.0, 0.0, 0.0],
+                    y: 0.5,
+                },
+            ]
+        };
+        let make = |ys: &[f64]| {
+            let mut d = Dataset {
+                kind: Some(VariantKind::Chess),
+                ..Dataset::default()
+            };
+            for (g, &y) in ys.iter().enumerate() {
+                for s in game(y) {
+                    d.samples.push(s);
+                    d.game_of.push(g);
+                }
+                d.games += 1;
+            }
+            d
+        };
+        let same = bootstrap(&make(&[1.0; 8]), 1e-3, 20, 7);
+        assert!(same.iter().all(|&v| v < 1e-3), "{same:?}"); // rounding only
+        let varied = bootstrap(
+            &make(&[1.0, 0.5, 1.0, 0.0, 1.0, 0.5, 0.5, 1.0]),
+            1e-3,
+            20,
+            7,
+        );
+        assert!(varied[1] > 1.0, "{varied:?}");
+    }
 }
