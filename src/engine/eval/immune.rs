@@ -176,6 +176,18 @@ mod tests {
         );
     }
 
+    /// IM-1: the same measure on a 16×16 board (256-bit sets): Macrophage a1, Invaders a16,
+    /// a14, p1. Moves 6 against 2 + 3 + 2; advance (15-15 + 15-13 + 15-0)·3 = 51.
+    #[test]
+    fn im1_large_board_macrophage_against_three_invaders_exact() {
+        let fen = format!("i15/16/i15/{}M14i w - 0 1", "16/".repeat(12));
+        let p = Immune::from_fen(&fen).expect("fen");
+        assert!(matches!(p, Immune::Large(_)));
+        let white = VALUE[MACROPHAGE as usize] + 4 * 6 + 180;
+        let black = 3 * 100 + 4 * 7 + 450 + 51;
+        assert_eq!(p.evaluate(), white - black);
+    }
+
     /// Threats: an Invader on a2 attacks the Mast cell on a1 (a cheaper attacker), and the
     /// Mast cell attacks that undefended Invader. Both positions have the same pieces; they
     /// differ only in who takes first: with White to move White gains half the Invader (50),
