@@ -10,4 +10,5 @@ pub mod notation;
 pub mod pgn;
 pub mod protocol;
 pub mod referee;
+pub mod tune;
 pub mod variants;

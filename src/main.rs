@@ -9,7 +9,8 @@
 //!   reads a game on stdin and writes it in another notation (see [`cellmate::notation`]).
 //! - `cellmate match --engine SPEC --engine SPEC [...]`: a refereed match between two engines
 //!   (see `docs/match.md` and [`cellmate::referee`]).
-//!
+//! - `cellmate tune --pgn FILE [--variant V] [--skip-plies N] [--ridge R] [--bootstrap N]`: fits material
+//!   values to the results of the games in FILE (see `docs/strength.md`, [`cellmate::tune`]).
 //! - `cellmate gui [--port N] [--host ADDR]`: a board in the browser on 127.0.0.1 (see
 //!   `docs/gui.md` and [`cellmate::gui`]).
 //!
@@ -92,6 +93,25 @@ enum Command {
         /// Address to listen on (default loopback only; `0.0.0.0` opens it to the network).
         #[arg(long, default_value = "127.0.0.1")]
         host: std::net::IpAddr,
+    },
+    /// Fits material values to game results (Texel method) over the quiet positions of the
+    /// games in a PGN file written by `cellmate match --pgn`.
+    Tune {
+        #[arg(long)]
+        pgn: String,
+        /// Only games of this variant (default: the first game's).
+        #[arg(long)]
+        variant: Option<String>,
+        /// Plies skipped at the start of each game (the random opening).
+        #[arg(long, default_value_t = 10)]
+        skip_plies: usize,
+        /// L2 penalty on the coefficients (keeps features never seen at 0).
+        #[arg(long, default_value_t = 1e-4)]
+        ridge: f64,
+        /// Refits on games resampled with replacement, this many times, and reports the
+        /// spread of each value (0: none).
+        #[arg(long, default_value_t = 0)]
+        bootstrap: usize,
     },
 }
 
@@ -282,6 +302,28 @@ fn perft(variant: &str, fen: Option<&str>, depth: u32, divide: bool) -> Result<(
     Ok(())
 }
 
+fn tune(
+    pgn: &str,
+    variant: Option<&str>,
+    skip_plies: usize,
+    ridge: f64,
+    rounds: usize,
+) -> Result<(), String> {
+    let kind = match variant {
+        Some(v) => Some(VariantKind::from_name(v).ok_or_else(|| format!("unknown variant {v:?}"))?),
+        None => None,
+    };
+    let text = std::fs::read_to_string(pgn).map_err(|e| format!("{pgn}: {e}"))?;
+    let data = cellmate::tune::read_games(&text, kind, skip_plies);
+    if data.samples.is_empty() {
+        return Err(format!("{pgn}: no positions to fit"));
+    }
+    let fit = cellmate::tune::fit(&data.samples, ridge);
+    let spread = (rounds > 0).then(|| cellmate::tune::bootstrap(&data, ridge, rounds, 1));
+    print!("{}", cellmate::tune::report(&data, &fit, spread.as_deref()));
+    Ok(())
+}
+
 fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
         .target(env_logger::Target::Stderr)
@@ -320,6 +362,13 @@ fn main() -> ExitCode {
         Some(Command::Match(args)) => run_match(*args),
         Some(Command::Gui { port, host }) => cellmate::gui::serve((host, port).into())
             .map_err(|e| format!("gui on {host}:{port}: {e}")),
+        Some(Command::Tune {
+            pgn,
+            variant,
+            skip_plies,
+            ridge,
+            bootstrap,
+        }) => tune(&pgn, variant.as_deref(), skip_plies, ridge, bootstrap),
     };
     match res {
         Ok(()) => ExitCode::SUCCESS,

@@ -107,8 +107,8 @@ fn expected_immune() -> Vec<String> {
         (14, 'l'),
     ]);
     let mut v = vec![format!(
-        "setup ({w}{b}) 10x10+0_fairy btlmcdsltb/aenhoohnea/IIIIIIIIII/10/IIIIIIIIII/\
-         IIIIIIIIII/IIIIIIIIII/IIIIIIIIII/IIIIIIIIII/IIIIIIIIII w - - 0 1"
+        "setup ({w}{b}) 10x10+0_fairy btlmcdsltb/aenhoohnea/IIIIIIIIII/IIIIIIIIII/\
+         IIIIIIIIII/IIIIIIIIII/IIIIIIIIII/IIIIIIIIII/IIIIIIIIII/10 w - - 0 1"
     )];
     for l in [
         "piece I W",
@@ -353,10 +353,10 @@ fn immune_mirror_round_trip_and_shadow() {
 fn immune_first_moves_and_fens_are_mirrored() {
     let pos = VariantKind::Immune.startpos();
     let d = dialect(&pos, 0);
-    // The Invaders' first move a5a4 (a4a3 zero-based) is XBoard's White a5a6.
-    let m = pos.parse_move("a4a3", d).unwrap();
-    assert_eq!(move_text(&pos, m, d), "a5a6");
-    assert_eq!(parse_move(&pos, "a5a6", d), Ok(m));
+    // The Invaders' first move a9a10 (a8a9 zero-based) is XBoard's White a1a0.
+    let m = pos.parse_move("a8a9", d).unwrap();
+    assert_eq!(move_text(&pos, m, d), "a1a0");
+    assert_eq!(parse_move(&pos, "a1a0", d), Ok(m));
     // XBoard's setboard FEN (White to move, Invaders upper case at the bottom) reads back.
     let xb = "btlmcdsltb/aenhoohnea/10/10/10/10/10/IIIIIIIIII/IIIIIIIIII/IIIIIIIIII w - - 0 1";
     let ours = fen_from_xboard(VariantKind::Immune, xb);
@@ -417,13 +417,11 @@ fn immune_engine_speaks_mirrored() {
     e.read_until(|l| l == "feature done=1");
     e.send("variant immune");
     e.send("force");
-    e.send("usermove a5a6");
+    e.send("usermove a1a0");
     e.send("ping 1");
     let got = e.read_until(|l| l == "pong 1");
     assert!(!got.iter().any(|l| l.starts_with("Illegal")), "{got:?}");
-    assert!(e
-        .xb_fen()
-        .starts_with("iiiiiiiiii/iiiiiiiiii/iiiiiiiiii/iiiiiiiiii/iiiiiiiiii/1iiiiiiiii/i9/"));
+    assert!(e.xb_fen().starts_with("i9/1iiiiiiiii/iiiiiiiiii/"));
     // XBoard's White (an Invader) on e4 takes the immune cells' last capturing piece on e5.
     e.send("setboard I9/10/10/10/4b5/4I5/10/10/10/10 w - - 0 1");
     e.send("sd 3");

@@ -29,11 +29,23 @@ pub use pieces::{
     NEUTROPHIL, TYPES,
 };
 
-/// The default start (IM-2): Invaders on ranks 8–10, the immune cells on ranks 1–2; Black moves
-/// first (IM-3).
-/// The default setup (IM-2), chosen by measured self-play balance: see `docs/rules/immune.md`.
+/// The default setup (IM-2): seventy Invaders on ranks 3–9, in contact with the immune cells on
+/// ranks 1–2; Black moves first (IM-3). Chosen by measured self-play balance: see
+/// `docs/rules/immune.md`.
 pub const START_FEN: &str =
-    "iiiiiiiiii/iiiiiiiiii/iiiiiiiiii/iiiiiiiiii/iiiiiiiiii/iiiiiiiiii/10/iiiiiiiiii/AENHOOHNEA/BTLMCDSLTB b - 0 1";
+    "10/iiiiiiiiii/iiiiiiiiii/iiiiiiiiii/iiiiiiiiii/iiiiiiiiii/iiiiiiiiii/iiiiiiiiii/AENHOOHNEA/BTLMCDSLTB b - 0 1";
+
+/// What one piece reaches ([`ImmuneBoard::reach`]), for evaluation.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct PieceReach<B> {
+    /// The empty squares it can move to.
+    pub moves: B,
+    /// The squares its captures and shots (IM-5) hit: on each line every square up to and
+    /// including the first piece of either side, so an own piece there is one it defends.
+    pub attacks: B,
+    /// The empty squares along its shot lines (shooters only).
+    pub lines: B,
+}
 
 /// The most squares a side may have (IM-1).
 const MAX_SIDE: usize = 16;
@@ -499,6 +511,45 @@ impl<B: BitSet> ImmuneBoard<B> {
             }
         }
         s & self.by_color[color.index()]
+    }
+
+    /// What the piece on `from` reaches, for evaluation (from the same tables as the move
+    /// generator, ignoring whose turn it is): see [`PieceReach`].
+    pub fn reach(&self, from: Square) -> PieceReach<B> {
+        let mut out = PieceReach {
+            moves: B::EMPTY,
+            attacks: B::EMPTY,
+            lines: B::EMPTY,
+        };
+        let Some((color, pt)) = self.piece_at(from) else {
+            return out;
+        };
+        let r = &*self.rules;
+        let (c, i, pt) = (color.index(), from.index(), pt as usize);
+        let occ = self.by_color[0] | self.by_color[1];
+        let empty = r.all & !occ;
+        let t = &r.tables[pt];
+        out.moves = t.leap_move[c][i] & empty;
+        out.attacks = t.leap_capture[c][i];
+        for &(dx, dy, range, mode) in &t.slides[c] {
+            let ray: B = slide_targets(r.geo, from, dx, dy, range, occ);
+            if mode != Mode::CaptureOnly {
+                out.moves |= ray & empty;
+            }
+            if mode != Mode::MoveOnly {
+                out.attacks |= ray;
+            }
+        }
+        if r.cells[pt].def.powers.has(Powers::SHOOT) {
+            let s = &r.shots[pt];
+            out.attacks |= s.leap_capture[c][i];
+            for &(dx, dy, range, _) in &s.slides[c] {
+                let ray: B = slide_targets(r.geo, from, dx, dy, range, occ);
+                out.attacks |= ray;
+                out.lines |= ray & empty;
+            }
+        }
+        out
     }
 
     // ----- board editing -----
