@@ -109,9 +109,9 @@ fn two_sessions_are_independent() {
     let mut b = Session::new();
     a.handle(r#"{"type":"engine","white":false,"black":false}"#);
     one(a.handle(r#"{"type":"new","variant":"immune"}"#));
-    let st = one(a.handle(r#"{"type":"move","move":"a3a4"}"#));
+    let st = one(a.handle(r#"{"type":"move","move":"a9a10"}"#));
     assert_eq!(kind(&st), "state", "{st}");
-    assert_eq!(st["history"][0]["seed"], "I3-a4");
+    assert_eq!(st["history"][0]["seed"], "I-a10");
     assert_eq!(a.pos().kind().name(), "immune");
     assert_eq!(b.pos().fen(), START);
     assert!(b.moves().is_empty());
@@ -205,10 +205,10 @@ fn fen_and_pgn_import_export() {
     assert_eq!(st2["fen"], st["fen"]);
     assert_eq!(t.moves().len(), 1);
     // An Immune Chess game in the inventor's notation.
-    let msg = serde_json::json!({"type": "import", "variant": "immune", "text": "1. I3-a4 BA-a3"});
+    let msg = serde_json::json!({"type": "import", "variant": "immune", "text": "1. I-a10 BA[a3"});
     let st3 = one(t.handle(&msg.to_string()));
     assert_eq!(kind(&st3), "state", "{st3}");
-    assert_eq!(st3["history"][1]["seed"], "BA-a3");
+    assert_eq!(st3["history"][1]["seed"], "BA[a3");
     assert_eq!(st3["history"][1]["text"], "a2a3");
     // A bad game changes nothing.
     let bad = serde_json::json!({"type": "import", "text": "1. e2e4 e7e9"});

@@ -262,9 +262,9 @@ try {
   // Export the game as PGN and import it again through the page.
   try {
     await newGame(page, "immune", null);
-    await sendAndWait(page, { type: "move", move: "a3a4" });
+    await sendAndWait(page, { type: "move", move: "a9a10" });
     const st = await sendAndWait(page, { type: "move", move: "a2a3" });
-    assert.deepEqual(await page.$$eval("#moves .seed", (els) => els.map((e) => e.textContent)), ["I3-a4", "BA-a3"]);
+    assert.deepEqual(await page.$$eval("#moves .seed", (els) => els.map((e) => e.textContent)), ["I-a10", "BA[a3"]);
     const pgn = await page.inputValue("#pgn");
     await newGame(page, "chess", null);
     await page.fill("#import", pgn);
