@@ -6,7 +6,7 @@
 
 use std::sync::OnceLock;
 
-use crate::core::{Color, Move, MoveKind, Square, Variant};
+use crate::core::{Color, Move, MoveKind, MoveList, Square, Variant};
 use crate::variants::chess::{tables, Chess, BISHOP, KING, KNIGHT, PAWN, QUEEN, ROOK};
 
 use super::Evaluate;
@@ -343,6 +343,37 @@ fn evaluate_white(pos: &Chess) -> i32 {
 }
 
 /// Static exchange evaluation on chess: whether `m` gains at least `threshold`.
+/// The most material the side to move wins with one capture, by static exchange (0 when no
+/// capture wins anything): what a quiescence search would find first on this board. Used where
+/// a board's side to move is not the one to move next in the game (Infinite Recursion, IR-5).
+pub fn best_capture_gain(pos: &Chess) -> i32 {
+    let mut moves = MoveList::new();
+    pos.legal_moves(&mut moves);
+    let me = pos.side_to_move();
+    let mut best = 0;
+    for &m in moves.iter() {
+        let Some((c, pt)) = pos.piece_at(m.to()) else {
+            continue;
+        };
+        let v = SEE_VALUE[pt as usize];
+        if c == me || v <= best || !see_ge(pos, m, best + 1) {
+            continue;
+        }
+        // The largest threshold the exchange still meets, in (best, v].
+        let (mut lo, mut hi) = (best + 1, v);
+        while lo < hi {
+            let mid = (lo + hi + 1) / 2;
+            if see_ge(pos, m, mid) {
+                lo = mid;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        best = lo;
+    }
+    best
+}
+
 fn see_ge(pos: &Chess, m: Move, threshold: i32) -> bool {
     if m.kind() != MoveKind::Normal && m.kind() != MoveKind::PawnPush {
         return 0 >= threshold || m.kind() == MoveKind::Promotion;
@@ -431,6 +462,19 @@ mod tests {
 
     fn eval(fen: &str) -> i32 {
         Chess::from_fen(fen).unwrap().evaluate()
+    }
+
+    #[test]
+    fn best_capture_gain_is_the_static_exchange_of_the_best_capture() {
+        let gain = |fen: &str| best_capture_gain(&Chess::from_fen(fen).unwrap());
+        // A queen en prise: the rook wins all of it.
+        assert_eq!(gain("4k3/8/8/3q4/8/8/8/3RK3 w - - 0 1"), 950);
+        // Defended by a pawn: queen for rook.
+        assert_eq!(gain("4k3/8/4p3/3q4/8/8/8/3RK3 w - - 0 1"), 450);
+        // Only a losing capture (rook takes a defended pawn): nothing.
+        assert_eq!(gain("4k3/8/4p3/3p4/8/8/8/3RK3 w - - 0 1"), 0);
+        // The side to move's view: Black wins the rook with the queen.
+        assert_eq!(gain("4k3/8/8/3q4/8/8/3R4/6K1 b - - 0 1"), 500);
     }
 
     /// The same position with colours swapped and the board mirrored.

@@ -6,6 +6,7 @@ use crate::core::{Color, Variant};
 use crate::variants::chess::MegaState;
 use crate::variants::recursion::{mega_owner, Recursion, SubResult};
 
+use super::chess::best_capture_gain;
 use super::Evaluate;
 
 /// Centipawns per board won outright: one board is worth this much (a won board plus a drawn
@@ -13,6 +14,8 @@ use super::Evaluate;
 pub const BOARD: f64 = 900.0;
 /// How many centipawns of chess advantage make a board about 76% won (tanh(1)).
 pub const SCALE: f64 = 500.0;
+/// The share of a pending capture on the board not being moved on that is counted.
+pub const PENDING: f64 = 0.8;
 
 /// Board `b`'s expected result from White's view, in -1 (Black wins) ..= 1 (White wins).
 pub fn board_expectation(pos: &Recursion, b: usize) -> f64 {
@@ -25,6 +28,17 @@ pub fn board_expectation(pos: &Recursion, b: usize) -> f64 {
             let mut cp = board.evaluate() as f64;
             if board.side_to_move() == Color::Black {
                 cp = -cp;
+            }
+            // IR-5: the board where the player to move is not moving now has its own side to
+            // move (in a two-board step always Black), whose next move there comes before any
+            // reply on it, and no quiescence search looks at it: count its best capture.
+            if pos.active_board() != Some(b) {
+                let gain = PENDING * best_capture_gain(board) as f64;
+                cp += if board.side_to_move() == Color::White {
+                    gain
+                } else {
+                    -gain
+                };
             }
             // The mega-knight on this board is the other board's game: a Neutral one is worth
             // what that game promises its owner (Armed if won, almost nothing if lost).
@@ -83,6 +97,25 @@ impl Evaluate for Recursion {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ir_5_a_capture_waiting_on_the_other_board_is_counted() {
+        use crate::core::Dialect;
+        // Step 1: a2a3 (White, board A), m7m5 (Black, board B); step 2: l2l4 (White, board B,
+        // the d-pawn left en prise to m5), a7a6 (Black, board A). White now moves on board A;
+        // on board B Black takes l4 before White can answer there.
+        let mut pos = Recursion::startpos();
+        for t in ["a2a3", "m7m5", "l2l4", "a7a6"] {
+            let m = pos.parse_move(t, Dialect::UCI).unwrap();
+            pos.make_move(m);
+        }
+        assert_eq!(pos.side_to_move(), Color::White);
+        assert_eq!(pos.active_board(), Some(0));
+        assert_eq!(pos.board(1).side_to_move(), Color::Black);
+        assert_eq!(best_capture_gain(pos.board(1)), 100);
+        // Black's pawn on board B counts for Black before the search sees it.
+        assert!(board_expectation(&pos, 1) < board_expectation_shallow(&pos, 1));
+    }
 
     #[test]
     fn start_is_about_equal() {
