@@ -101,6 +101,22 @@ fn sprt_decisions() {
 }
 
 #[test]
+fn sprt_decision_stands_when_running_games_finish_after_it() {
+    let sprt = Sprt::parse("elo0=0,elo1=5").unwrap();
+    // Reached H0 at W=400 D=300 L=600 …
+    let decided = sprt.update(None, &wdl(400, 300, 600));
+    assert_eq!(decided.1, SprtState::AcceptH0);
+    assert_eq!(decided.0, sprt.llr(&wdl(400, 300, 600)));
+    // … a game that was still running ends in a win: the verdict and its LLR stay.
+    assert_eq!(sprt.update(Some(decided), &wdl(401, 300, 600)), decided);
+    // Undecided standings follow the results.
+    let open = sprt.update(None, &wdl(100, 100, 100));
+    assert_eq!(open.1, SprtState::Continue);
+    let next = sprt.update(Some(open), &wdl(600, 300, 400));
+    assert_eq!(next, (sprt.llr(&wdl(600, 300, 400)), SprtState::AcceptH1));
+}
+
+#[test]
 fn sprt_arguments() {
     let s = Sprt::parse("elo0=-1.5,elo1=3.5,alpha=0.1,beta=0.2").unwrap();
     assert_eq!((s.elo0, s.elo1, s.alpha, s.beta), (-1.5, 3.5, 0.1, 0.2));

@@ -485,8 +485,8 @@ pub fn run(cfg: &MatchConfig) -> Result<MatchReport, String> {
                     );
                     report.games.push((index, *g));
                     if let Some(sprt) = &cfg.sprt {
-                        let state = sprt.state(&report.wdl);
-                        report.sprt = Some((sprt.llr(&report.wdl), state));
+                        let (llr, state) = sprt.update(report.sprt, &report.wdl);
+                        report.sprt = Some((llr, state));
                         if state != SprtState::Continue {
                             stop.store(true, Ordering::Relaxed);
                         }

@@ -201,6 +201,16 @@ impl Sprt {
         (w + d + l) * (s1 - s0) * (2.0 * s - s0 - s1) / (2.0 * var)
     }
 
+    /// The test's standing after a game: `(LLR, state)`. A decision, once reached, stands:
+    /// games that were already running when it stopped the match still count in the score
+    /// but cannot take the verdict back (the LLR reported is the one at the decision).
+    pub fn update(&self, before: Option<(f64, SprtState)>, r: &Wdl) -> (f64, SprtState) {
+        match before {
+            Some(decided @ (_, SprtState::AcceptH0 | SprtState::AcceptH1)) => decided,
+            _ => (self.llr(r), self.state(r)),
+        }
+    }
+
     pub fn state(&self, r: &Wdl) -> SprtState {
         let llr = self.llr(r);
         let (a, b) = self.bounds();
