@@ -324,6 +324,37 @@ try {
     console.log("ok   engine reply and watch mode");
   } catch (e) { failures++; console.log(`FAIL engine: ${e.message}`); }
 
+  // A whole game through the page in each variant: the engine plays both sides at depth 1
+  // until the rules end the game; the page then shows the result and takes no move. Chess and
+  // Infinite Recursion from their start positions; Microorganism and Immune from small
+  // positions (two Neurons and two Bacteria; a Macrophage against two Invaders), because a
+  // depth-1 search from their full start still takes up to a second a move (quiescence over
+  // ~150 moves) and a game from it runs for many minutes.
+  const WHOLE = {
+    chess: null,
+    recursion: null,
+    microorganism: "7n8/15b/16/16/16/16/16/16/16/16/16/16/16/16/B15/8N7 w - 0 1 -",
+    immune: "4ii4/10/10/10/10/10/10/10/10/4M5 b - 0 1",
+  };
+  for (const [variant, fen] of Object.entries(WHOLE)) {
+    try {
+      await newGame(page, variant, fen);
+      await page.selectOption("#strength", "depth:1");
+      await page.selectOption("#white", "engine");
+      await page.selectOption("#black", "engine");
+      await page.waitForFunction(() => window.cellmate.state.outcome, null, { timeout: 600000 });
+      const st = await settle(page);
+      const status = await page.textContent("#status");
+      assert.ok(status.includes(`Game over: ${st.outcome.result}`), status);
+      await checkAgainstEngine(page, `${variant} game over`);
+      const shown = await engineDisplay(page);
+      assert.ok(shown.includes(`Fen: ${st.fen}`), "engine's d shows the final position");
+      await page.selectOption("#white", "human");
+      await page.selectOption("#black", "human");
+      console.log(`ok   ${variant}: a whole game, ${st.history.length} plies, ${st.outcome.result} (${st.outcome.reason})`);
+    } catch (e) { failures++; console.log(`FAIL ${variant} whole game: ${e.message}`); }
+  }
+
   if (process.env.SHOTS !== "0") {
     for (const [variant, sh] of Object.entries(SHOTS)) {
       await newGame(page, variant, sh.fen);
