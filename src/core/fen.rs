@@ -1,6 +1,27 @@
 //! Pieces of FEN shared by every variant: the placement field, written from a square → letter
 //! function, with runs of empty squares as decimal numbers (two digits on wide boards).
 
+/// A placement upside down with the colours swapped (upper and lower case exchanged): the same
+/// position seen from the other side.
+pub fn mirror_placement(placement: &str) -> String {
+    placement
+        .split('/')
+        .rev()
+        .map(|r| {
+            r.chars()
+                .map(|c| {
+                    if c.is_ascii_uppercase() {
+                        c.to_ascii_lowercase()
+                    } else {
+                        c.to_ascii_uppercase()
+                    }
+                })
+                .collect::<String>()
+        })
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
 /// Writes a placement of `width` × `height`, top rank first, ranks separated by `/`;
 /// `letter(file, rank)` gives the letter on a square (ranks and files from 0), `None` if empty.
 pub fn write_placement(

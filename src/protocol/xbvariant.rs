@@ -17,6 +17,7 @@
 
 use super::game::{AnyPos, VariantKind};
 use super::xbshadow::Shadow;
+use crate::core::fen::mirror_placement;
 use crate::core::{
     Color, Dialect, Geometry, Move, MoveError, MoveKind, Outcome, RankBase, Square, Variant,
 };
@@ -145,26 +146,6 @@ pub fn mirror_text(g: Geometry, text: &str, base: RankBase) -> String {
         i += c.len_utf8();
     }
     out
-}
-
-/// A FEN placement upside down with the colours swapped.
-fn mirror_placement(placement: &str) -> String {
-    placement
-        .split('/')
-        .rev()
-        .map(|r| {
-            r.chars()
-                .map(|c| {
-                    if c.is_ascii_uppercase() {
-                        c.to_ascii_lowercase()
-                    } else {
-                        c.to_ascii_uppercase()
-                    }
-                })
-                .collect::<String>()
-        })
-        .collect::<Vec<_>>()
-        .join("/")
 }
 
 /// A FEN sent by XBoard (`setboard`) as the rules read it: un-mirrored (placement flipped,

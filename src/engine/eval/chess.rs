@@ -458,6 +458,7 @@ impl Evaluate for Chess {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::fen::mirror_placement;
     use crate::core::{Dialect, Variant};
 
     fn eval(fen: &str) -> i32 {
@@ -480,25 +481,9 @@ mod tests {
     /// The same position with colours swapped and the board mirrored.
     fn mirror(fen: &str) -> String {
         let mut f = fen.split_whitespace();
-        let board: Vec<String> = f
-            .next()
-            .unwrap()
-            .split('/')
-            .rev()
-            .map(|r| {
-                r.chars()
-                    .map(|c| {
-                        if c.is_ascii_uppercase() {
-                            c.to_ascii_lowercase()
-                        } else {
-                            c.to_ascii_uppercase()
-                        }
-                    })
-                    .collect()
-            })
-            .collect();
+        let board = mirror_placement(f.next().unwrap());
         let stm = if f.next() == Some("w") { "b" } else { "w" };
-        format!("{} {} - - 0 1", board.join("/"), stm)
+        format!("{board} {stm} - - 0 1")
     }
 
     #[test]

@@ -91,28 +91,14 @@ fn king_ring(sq: Square) -> crate::core::U256 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::fen::mirror_placement;
     use crate::variants::micro::WBC;
 
     /// The colour-swapped vertical mirror of a FEN without en-passant squares or hidden state.
     fn mirror(fen: &str) -> String {
         let f: Vec<&str> = fen.split(' ').collect();
-        let placement: Vec<String> = f[0]
-            .split('/')
-            .rev()
-            .map(|r| {
-                r.chars()
-                    .map(|c| {
-                        if c.is_ascii_uppercase() {
-                            c.to_ascii_lowercase()
-                        } else {
-                            c.to_ascii_uppercase()
-                        }
-                    })
-                    .collect()
-            })
-            .collect();
         let side = if f[1] == "w" { "b" } else { "w" };
-        format!("{} {side} {}", placement.join("/"), f[2..].join(" "))
+        format!("{} {side} {}", mirror_placement(f[0]), f[2..].join(" "))
     }
 
     fn eval(fen: &str) -> i32 {
