@@ -58,6 +58,21 @@ SCENARIOS = {
             (["e5", "d5", "d6"], "e5d5,d5d6", []),
         ],
     ),
+    "recursion-pass": dict(
+        args=["-xlegal", "-variant", "recursion"],
+        files=16, ranks=8, zero=False,
+        # IR-5: Black mates on board B (i8i1); White's mega-knight on A is then Frozen and
+        # White has no move on an unfinished board: a pass. In Edit Game mode XBoard 4.9.1
+        # enters a pass when the side to move clicks the *other* side's clock
+        # (backend.c ClockClick -> UserMoveEvent(EmptySquare, DROP_RANK)); it sends @@@@.
+        fen="rnbkqbnrr6m/pppppppp8/16/16/16/12k3/PPPPPPPP8/RMBKQBNR4K3 w - - 0 1",
+        moves=[
+            (["e2", "e4"], "e2e4", []),
+            (["i8", "i1"], "i8i1", []),
+            (["clock:black"], "@@@@", []),
+            (["e7", "e5"], "e7e5", []),
+        ],
+    ),
     "immune": dict(
         args=["-xlegal", "-variant", "immune"],
         files=10, ranks=10, zero=True,
@@ -281,6 +296,13 @@ class XBoard:
 
     def click(self, sq):
         files, ranks = self.sc["files"], self.sc["ranks"]
+        if sq.startswith("clock:"):
+            # The clocks sit under the menu bar: White's on the left half, Black's on the right.
+            g = self.geometry()
+            x = g["X"] + g["WIDTH"] * (1 if sq == "clock:white" else 3) // 4
+            run(["xdotool", "mousemove", str(x), str(g["Y"] + 48), "click", "1"])
+            time.sleep(0.6)
+            return
         f = ord(sq[0]) - 97
         r = int(sq[1:]) - (0 if self.sc["zero"] else 1)
         g = self.geometry()
@@ -349,10 +371,14 @@ def scenario(engine, name, sc, out, docs, report):
             before_recv = len(xb.received())
             for sq in clicks:
                 xb.click(sq)
-            xb.wait_log(lambda t: any(c.startswith("usermove ")
+            # A pass comes as `usermove @@@@` or, in Edit Game mode after Paste Position, as
+            # a bare `setboard` of the position after it, which the engine reads as the pass.
+            relay = ("usermove ", "setboard ") if want == "@@@@" else ("usermove ",)
+            xb.wait_log(lambda t: any(c.startswith(relay)
                                       for c in xb.sent()[before_sent:]), f"usermove {want}", 8)
             sent = xb.sent()[before_sent:]
-            got = [c[len("usermove "):] for c in sent if c.startswith("usermove ")]
+            got = [c[len("usermove "):] if c.startswith("usermove ") else "@@@@"
+                   for c in sent if c.startswith(relay)]
             lifts = [c for c in sent if c.startswith("lift ")]
             lights = [r for r in xb.received()[before_recv:] if r.startswith("highlight ")]
             choices = [r for r in xb.received()[before_recv:] if r.startswith("choice ")]

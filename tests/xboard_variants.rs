@@ -892,3 +892,48 @@ fn xboard_six_field_fens_are_read() {
     );
     e.finish();
 }
+
+/// IR-5: a pass entered in XBoard by a click on the clock comes, in Edit Game mode after Paste
+/// Position, as a bare `setboard` of the position after the pass (seen in `make gui-check`).
+/// The engine reads it as the pass: the game keeps its history (`undo` goes back) and what
+/// the plain FEN cannot carry (board A's castling rights). A plain FEN of any other position
+/// is a new position, read with the step taken from its move number.
+#[test]
+fn recursion_pass_relayed_as_setboard() {
+    let mut e = Engine::start();
+    e.send("xboard");
+    e.send("protover 2");
+    e.read_until(|l| l == "feature done=1");
+    e.send("variant recursion");
+    e.send("force");
+    e.send(
+        "setboard rnbkqbnrr6m/pppppppp8/16/16/16/12k3/PPPPPPPP8/RMBKQBNR4K3 w a \
+         w:KQkq:-:0:*:n b:-:-:0:*:n 1",
+    );
+    e.send("usermove e2e4");
+    e.send("usermove i8i1");
+    let placement = "rnbkqbnr7m/pppppppp8/16/16/4P11/12k3/PPPP1PPP8/RMBKQBNRr3K3";
+    e.send(&format!("setboard {placement} b - - 0 2"));
+    let got = e.xb_sync(1);
+    assert!(
+        !got.iter()
+            .any(|l| l.starts_with("Error") || l.starts_with("Illegal")),
+        "{got:?}"
+    );
+    assert_eq!(
+        e.xb_fen(),
+        format!("{placement} b a b:KQkq:-:0:*:f w:-:-:1:0-1:n 2")
+    );
+    e.send("undo");
+    assert_eq!(
+        e.xb_fen(),
+        format!("{placement} w - b:KQkq:-:0:*:f w:-:-:1:0-1:n 2")
+    );
+    // Not the position after the pass (White to move again): a new position.
+    e.send(&format!("setboard {placement} w - - 0 2"));
+    assert_eq!(
+        e.xb_fen(),
+        format!("{placement} w - b:-:-:0:*:f w:-:-:0:0-1:n 2")
+    );
+    e.finish();
+}

@@ -306,6 +306,7 @@ impl Xboard {
                 self.discard();
                 self.game_over = true;
             }
+            "setboard" if self.is_pass_relay(rest) => self.user_move("@@@@"),
             "setboard" => match Game::from_fen(
                 self.game.kind(),
                 &xbvariant::fen_from_xboard(self.game.kind(), rest),
@@ -652,6 +653,23 @@ impl Xboard {
         let sink = self.sink();
         self.searcher
             .start(root, limits, true, sink, &self.settings);
+    }
+
+    /// XBoard relays a person's pass (a click on the clock) as a bare `setboard` of the
+    /// position after it, not as `usermove @@@@`, when its variant is not one it knows to
+    /// have passes (seen in Edit Game mode after Paste Position; docs/xboard.md). A
+    /// `setboard` whose placement and side equal the position after a legal pass is read as
+    /// that pass, so the game keeps its history and hidden state (IR-5).
+    fn is_pass_relay(&self, fen: &str) -> bool {
+        let pos = self.game.pos();
+        let Ok(pass) = xbvariant::parse_move(pos, "@@@@", self.dialect()) else {
+            return false;
+        };
+        let mut after = pos.clone();
+        after.make_move(pass);
+        let want = xbvariant::xboard_fen(&after);
+        let head = |f: &str| f.split_whitespace().take(2).collect::<Vec<_>>().join(" ");
+        head(&want) == head(fen)
     }
 
     fn user_move(&mut self, text: &str) {

@@ -290,6 +290,163 @@ fn parse_board_fields(text: &str, which: char) -> Result<BoardFields, FenError> 
     })
 }
 
+/// A plain one-board FEN of the 16×8 placement (`PLACEMENT SIDE [CASTLING [EP [HALF [FULL]]]]`),
+/// as XBoard sends it for Paste Position and Edit Position: no field holds a board state.
+fn is_plain_fen(f: &[&str]) -> bool {
+    (2..=6).contains(&f.len())
+        && matches!(f[1], "w" | "b")
+        && f[2..].iter().all(|t| !t.contains(':'))
+        && !(f.len() == 6 && matches!(f.get(2), Some(&"a") | Some(&"b")))
+}
+
+impl Recursion {
+    /// Reads a plain 16×8 FEN (XBoard's Paste / Edit Position) into a full position. What the
+    /// plain form leaves out is inferred, and the first reading the full parser accepts wins:
+    /// - the step (IR-5) from the move number N: White plays on board A in odd steps, on B in
+    ///   even ones, so the sides to move on the boards follow from N and the side to move;
+    ///   with a finished board the one unfinished board is played, or the side passes; other
+    ///   sides to move are tried after those;
+    /// - each sub-game's result from its position (mate or stalemate; a draw by repetition
+    ///   cannot be seen), and the mega-knight states from the results (IR-4, IR-6);
+    /// - castling: with `-`, none; otherwise each of `KQkq` on each board where the king and
+    ///   rook stand ready for it. En passant and the halfmove clock start afresh.
+    fn from_plain_fen(f: &[&str]) -> Result<Recursion, FenError> {
+        let full = f
+            .get(5)
+            .and_then(|n| n.parse::<u32>().ok())
+            .unwrap_or(1)
+            .max(1);
+        let castle_all = f.get(2).is_some_and(|c| *c != "-");
+        let mut castling = [String::new(), String::new()];
+        if castle_all {
+            for (b, rights) in castling.iter_mut().enumerate() {
+                let Some(half) = Recursion::half_fen(f[0], b) else {
+                    break;
+                };
+                for letter in ["K", "Q", "k", "q"] {
+                    if ["w", "b"].iter().any(|side| {
+                        Chess::from_fen(&format!("{half} {side} {letter} - 0 1")).is_ok()
+                    }) {
+                        rights.push_str(letter);
+                    }
+                }
+            }
+        }
+        for r in castling.iter_mut() {
+            if r.is_empty() {
+                *r = "-".into();
+            }
+        }
+        let white_board = if full % 2 == 1 { 0 } else { 1 };
+        let (first_active, first_sides) = match f[1] {
+            "w" => (
+                white_board,
+                if white_board == 0 {
+                    ["w", "b"]
+                } else {
+                    ["b", "w"]
+                },
+            ),
+            _ => (1 - white_board, ["b", "b"]),
+        };
+        let mut actives = vec![["a", "b"][first_active], ["a", "b"][1 - first_active], "-"];
+        actives.dedup();
+        let mut sides = vec![first_sides];
+        for s in [["w", "b"], ["b", "w"], ["b", "b"], ["w", "w"]] {
+            if !sides.contains(&s) {
+                sides.push(s);
+            }
+        }
+        let results = ["*", "1-0", "0-1", "1/2-1/2"];
+        let mut first_err = None;
+        for side in &sides {
+            for active in &actives {
+                for ra in results {
+                    for rb in results {
+                        let rs = [ra, rb];
+                        for pending in [false, true] {
+                            let mega = |y: usize| match SubResult::parse(rs[1 - y]) {
+                                Some(Some(r)) if !pending => state_for(mega_owner(y), r).letter(),
+                                _ => MegaState::Neutral.letter(),
+                            };
+                            let fen = format!(
+                                "{} {} {} {}:{}:-:0:{}:{} {}:{}:-:0:{}:{} {}",
+                                f[0],
+                                f[1],
+                                active,
+                                side[0],
+                                castling[0],
+                                ra,
+                                mega(0),
+                                side[1],
+                                castling[1],
+                                rb,
+                                mega(1),
+                                full
+                            );
+                            match Recursion::from_fen(&fen) {
+                                Ok(p) => return Ok(p),
+                                Err(e) => {
+                                    first_err.get_or_insert(e);
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        Err(first_err.unwrap_or(FenError::Empty))
+    }
+
+    /// One board's half of a 16-wide placement, mega-knights written as knights.
+    fn half_fen(placement: &str, b: usize) -> Option<String> {
+        let mut out = Vec::new();
+        for rank in placement.split('/') {
+            let mut cells: Vec<Option<char>> = Vec::new();
+            let mut digits = 0usize;
+            for ch in rank.chars() {
+                if let Some(d) = ch.to_digit(10) {
+                    digits = digits * 10 + d as usize;
+                    if digits > 16 {
+                        return None;
+                    }
+                    continue;
+                }
+                cells.extend(std::iter::repeat_n(None, digits));
+                digits = 0;
+                cells.push(Some(match ch {
+                    'M' => 'N',
+                    'm' => 'n',
+                    c => c,
+                }));
+            }
+            cells.extend(std::iter::repeat_n(None, digits));
+            if cells.len() != 16 {
+                return None;
+            }
+            let mut text = String::new();
+            let mut empty = 0;
+            for c in &cells[b * 8..b * 8 + 8] {
+                match c {
+                    None => empty += 1,
+                    Some(c) => {
+                        if empty > 0 {
+                            text.push_str(&empty.to_string());
+                            empty = 0;
+                        }
+                        text.push(*c);
+                    }
+                }
+            }
+            if empty > 0 {
+                text.push_str(&empty.to_string());
+            }
+            out.push(text);
+        }
+        Some(out.join("/"))
+    }
+}
+
 impl Variant for Recursion {
     const NAME: &'static str = "recursion";
 
@@ -301,6 +458,9 @@ impl Variant for Recursion {
         let f: Vec<&str> = fen.split_whitespace().collect();
         if f.is_empty() {
             return Err(FenError::Empty);
+        }
+        if is_plain_fen(&f) {
+            return Recursion::from_plain_fen(&f);
         }
         if f.len() != 6 {
             return Err(FenError::Other(format!(

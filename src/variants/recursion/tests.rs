@@ -381,3 +381,49 @@ fn bad_fens_are_refused() {
     assert!(Recursion::from_fen("garbage").is_err());
     assert!(Recursion::from_fen("").is_err());
 }
+
+#[test]
+fn ir_5_plain_xboard_fen_is_read_with_the_step_from_the_move_number() {
+    // XBoard's Paste / Edit Position sends a plain 16×8 FEN: the start, with its castling.
+    let start = "rnbkqbnrrmbkqbnr/pppppppppppppppp/16/16/16/16/PPPPPPPPPPPPPPPP/RMBKQBNRRNBKQBNR";
+    let pos = Recursion::from_fen(&format!("{start} w KQkq - 0 1")).unwrap();
+    assert_eq!(pos.fen(), START_FEN);
+    // Without castling rights, and at Black's ply of step 1 (White has played e2e4 on A).
+    let after = "rnbkqbnrrmbkqbnr/pppppppppppppppp/16/16/4P11/16/PPPP1PPPPPPPPPPP/RMBKQBNRRNBKQBNR";
+    let pos = Recursion::from_fen(&format!("{after} b - - 0 1")).unwrap();
+    assert_eq!(pos.fen(), format!("{after} b b b:-:-:0:*:n b:-:-:0:*:n 1"));
+    // Step 2 after Black mated on B: the result and the Frozen mega-knight are read off the
+    // position, and White, whose board of step 2 is B (over), passes — the same position as
+    // the game that reaches it (ir_5_pass_when_no_move_on_an_unfinished_board).
+    let mut played = Recursion::from_fen(&format!(
+        "{} w a w:KQkq:-:0:*:n b:-:-:0:*:n 1",
+        combine(
+            "rnbkqbnr/pppppppp/8/8/8/8/PPPPPPPP/RMBKQBNR",
+            "r6m/8/8/8/8/4k3/8/4K3"
+        )
+    ))
+    .unwrap();
+    play(&mut played, "e2e4");
+    play(&mut played, "i8i1");
+    let plain = "rnbkqbnr7m/pppppppp8/16/16/4P11/12k3/PPPP1PPP8/RMBKQBNRr3K3 w - - 0 2";
+    let pos = Recursion::from_fen(plain).unwrap();
+    assert_eq!(moves(&pos), ["0000"]);
+    assert_eq!(pos.mega_state(0), MegaState::Frozen);
+    assert_eq!(pos.result(1), Some(SubResult::Win(Color::Black)));
+    assert_eq!(
+        pos.fen(),
+        "rnbkqbnr7m/pppppppp8/16/16/4P11/12k3/PPPP1PPP8/RMBKQBNRr3K3 w - b:-:-:0:*:f w:-:-:0:0-1:n 2"
+    );
+    // The game's own position differs only in what a plain FEN cannot carry: board A's
+    // castling rights and board B's halfmove clock.
+    assert_eq!(
+        played.fen(),
+        "rnbkqbnr7m/pppppppp8/16/16/4P11/12k3/PPPP1PPP8/RMBKQBNRr3K3 w - b:KQkq:-:0:*:f w:-:-:1:0-1:n 2"
+    );
+    // A bad placement is reported as such.
+    let bad = Recursion::from_fen(&format!("{}X w - - 0 1", &start[..start.len() - 1]));
+    assert!(
+        matches!(bad, Err(FenError::Board(ref m)) if m.contains("unknown piece 'X'")),
+        "{bad:?}"
+    );
+}
