@@ -56,6 +56,7 @@ pub fn feature_set(kind: VariantKind) -> FeatureSet {
                 "gift V (infection)",
                 "gift R (riding)",
                 "pending infection",
+                "mobility (per square)",
             ],
             anchor: 0,
             anchor_black: false,
@@ -90,6 +91,15 @@ pub const IMMUNE_GROUPS: [(&str, &[u8]); 11] = {
         ("Natural Killer", &[NATURAL_KILLER]),
     ]
 };
+
+/// How many leading features count material; the rest (Microorganism mobility) change with
+/// every move, so a position is quiet when these equal those of its neighbours.
+pub fn material_features(kind: VariantKind) -> usize {
+    match kind {
+        VariantKind::Microorganism => 15,
+        k => feature_set(k).names.len(),
+    }
+}
 
 /// The features of a position (see [`feature_set`] for their order).
 pub fn features(pos: &AnyPos) -> Vec<f64> {
@@ -136,7 +146,7 @@ fn micro_features(p: &crate::variants::micro::Micro) -> Vec<f64> {
     };
     const GIFTS: [u8; 6] = [WBC, PARAMECIUM, AMOEBA, PLATELET, VIRUS, PRION];
     let _ = NEURON;
-    let mut x = vec![0.0; 15];
+    let mut x = vec![0.0; 16];
     let add = |kind: u8, color: u8, absorbed: u16, x: &mut Vec<f64>| {
         let s = if color == 0 { 1.0 } else { -1.0 };
         if let Some(i) = TYPE_FEATURE[kind as usize] {
@@ -167,6 +177,8 @@ fn micro_features(p: &crate::variants::micro::Micro) -> Vec<f64> {
         add(c.kind, c.color, c.absorbed, &mut x);
         x[14] += if c.color == 0 { 1.0 } else { -1.0 };
     }
+    use crate::engine::eval::micro::mobility;
+    x[15] = (mobility(p, Color::White) - mobility(p, Color::Black)) as f64;
     x
 }
 
@@ -272,8 +284,9 @@ pub fn read_games(pgn: &str, kind: Option<VariantKind>, skip_plies: usize) -> Da
             pos.make_move(m);
             feats.push(features(&pos));
         }
+        let m = material_features(k);
         for i in skip_plies.max(1)..feats.len().saturating_sub(1) {
-            if feats[i] == feats[i - 1] && feats[i] == feats[i + 1] {
+            if feats[i][..m] == feats[i - 1][..m] && feats[i][..m] == feats[i + 1][..m] {
                 data.samples.push(Sample {
                     x: feats[i].clone(),
                     y,

@@ -3,7 +3,10 @@
 //! advance of red blood cells.
 
 use crate::core::{BitSet, Color, Square, Variant};
-use crate::variants::micro::{Micro, BACTERIUM, BONDED, EXPANDED, INFECTED, RBC, TYPES, VIRUS};
+use crate::variants::micro::{
+    tables, Cell, Micro, BACTERIUM, BONDED, EXPANDED, INFECTED, NEURON, OFF, PRION, RBC, TYPES,
+    VIRUS, WBC,
+};
 
 use super::Evaluate;
 
@@ -84,6 +87,64 @@ impl Evaluate for Micro {
     }
 }
 
+/// The officers whose reach counts as mobility: single-cell pieces other than red blood
+/// cells, the Neuron and Prions, not infected (measured by `cellmate tune`; not yet a term of
+/// the evaluation, whose two tried forms failed their SPRT, docs/strength.md).
+pub fn officers(p: &Micro, color: Color) -> crate::core::U256 {
+    p.color_set(color)
+        & !p.type_set(RBC)
+        & !p.type_set(NEURON)
+        & !p.type_set(PRION)
+        & !p.infected_set()
+        & !p.expanded_set()
+}
+
+/// The squares `color`'s officers reach, summed.
+pub fn mobility(p: &Micro, color: Color) -> i32 {
+    let own = p.color_set(color);
+    let occ = p.occupied();
+    officers(p, color)
+        .squares()
+        .map(|sq| reach(p.cell(sq), sq, own, occ))
+        .sum()
+}
+
+/// How many squares a single-cell piece reaches by its leaps and slides (with its absorbed
+/// gifts), not counting its own side's squares; from the precomputed tables, without move
+/// generation. A White blood cell's slides stop at the edge of its half (MC-5).
+pub fn reach(c: &Cell, sq: Square, own: crate::core::U256, occ: crate::core::U256) -> i32 {
+    let t = tables();
+    let (col, s, kind) = (c.color as usize, sq.index(), c.kind as usize);
+    let mut leaps = t.own[kind].leap_move[col][s] | t.own[kind].leap_capture[col][s];
+    let mut dirs = t.own_slides[kind];
+    let mut a = c.absorbed;
+    while a != 0 {
+        let g = a.trailing_zeros() as usize;
+        a &= a - 1;
+        leaps |= t.gift[g].leap_move[col][s] | t.gift[g].leap_capture[col][s];
+        dirs |= t.gift_slides[g];
+    }
+    let half = |x: u16| (x / 16 < 8) == (c.color == 0);
+    for d in 0..8 {
+        if dirs & (1 << d) == 0 {
+            continue;
+        }
+        let mut cur = t.next[d][s];
+        while cur != OFF {
+            if c.kind == WBC && !half(cur) {
+                break;
+            }
+            let to = Square(cur as u8);
+            leaps.insert(to);
+            if occ.contains(to) {
+                break;
+            }
+            cur = t.next[d][cur as usize];
+        }
+    }
+    (leaps & !own).count() as i32
+}
+
 fn king_ring(sq: Square) -> crate::core::U256 {
     crate::variants::micro::tables().king[sq.index()]
 }
@@ -134,5 +195,16 @@ mod tests {
             "wabtrvtcntvrtba1/pppppppppppppppp/16/16/16/16/16/16/16/16/16/16/16/16/PPPPPPPPPPPPPPPP/WABTRVTCNTVRTBAW w - 0 1 -",
         );
         assert_eq!(odds - start, VALUE[WBC as usize]);
+    }
+
+    /// Mobility: a lone White blood cell on d4 reaches its queen lines within ranks 1–8
+    /// (MC-5): 15 on the rank, 7 on the file (d1–d8 less d4), 3+4 and 3+3 on the diagonals.
+    #[test]
+    fn mc5_white_blood_cell_reach_stops_at_its_half() {
+        let p = Micro::from_fen("4n11/16/16/16/16/16/16/16/16/16/16/16/3W12/16/16/8N7 w - 0 1 -")
+            .expect("fen");
+        let sq = Square(3 * 16 + 3);
+        let own = p.color_set(Color::White);
+        assert_eq!(reach(p.cell(sq), sq, own, p.occupied()), 15 + 7 + 7 + 6);
     }
 }
