@@ -4,7 +4,7 @@ BIN := target/release/cellmate
 DEPTH ?= 6
 
 .PHONY: help build run test perft bench fuzz fuzz-binary playouts latency soak memory lint fmt clean \
-	verify-xboard verify-python gui gui-test gui-check
+	verify-xboard verify-python gui gui-test gui-check strength
 
 help:
 	@echo "build   release build of the engine ($(BIN))"
@@ -24,6 +24,7 @@ help:
 	@echo "gui     serve the board page on http://127.0.0.1:8080/ (docs/gui.md)"
 	@echo "gui-test  headless Chromium + Playwright: every move kind of every variant entered with the mouse, checked against d; screenshots docs/gui-*.png (not CI)"
 	@echo "gui-check  xdotool clicks every kind of move into a real XBoard per variant (not CI)"
+	@echo "strength  the docs/strength.md results table: ROWS (all) of fairymax sjaakii depth1-V random-V (hours)"
 
 build:
 	$(CARGO) build --release
@@ -159,3 +160,27 @@ GUI_BIN ?= $(BIN)
 gui-check:
 	$(CARGO) build --release
 	python3 scripts/gui_check.py $(GUI_BIN) $(GUI_DIR) docs
+
+# The results table of docs/strength.md, one `cellmate match` per row (hours in all: run on an
+# idle machine, one row per core). `make strength ROWS="depth1-immune random-chess"` runs some;
+# GAMES=N overrides the number of games (a quick check).
+# A copy of the binary is used so that a rebuild does not swap it mid-run.
+STRENGTH_DIR ?= /tmp/cellmate-strength
+STRENGTH_BIN ?= $(BIN)
+STRENGTH_VARIANTS := chess recursion immune microorganism
+ROWS ?= fairymax sjaakii $(addprefix depth1-,$(STRENGTH_VARIANTS)) $(addprefix random-,$(STRENGTH_VARIANTS))
+SB = $(STRENGTH_DIR)/cellmate
+
+strength: $(if $(filter $(BIN),$(STRENGTH_BIN)),build)
+	mkdir -p $(STRENGTH_DIR) && cp $(STRENGTH_BIN) $(SB)
+	@n=$(GAMES); for row in $(ROWS); do \
+	  case $$row in \
+	    fairymax|sjaakii) opp="cmd=/usr/games/$$row,proto=xboard,name=$$row"; v=chess; lim="--games $${n:-200} --tc 10+0.1 --random-plies 6 --seed 7";; \
+	    depth1-*) v=$${row#depth1-}; opp="cmd=$(SB),name=depth1,depth=1"; lim="--games $${n:-100} --tc 10+0.1 --random-plies 6 --seed 11";; \
+	    random-*) v=$${row#random-}; opp="builtin=random"; lim="--games $${n:-100} --st 1 --seed 13";; \
+	    *) echo "unknown row $$row"; exit 2;; \
+	  esac; \
+	  echo "== $$row"; \
+	  $(SB) match --engine cmd=$(SB),name=cellmate --engine $$opp --variant $$v $$lim \
+	    --pgn $(STRENGTH_DIR)/$$row.pgn --quiet | tee $(STRENGTH_DIR)/$$row.txt || exit 1; \
+	done
