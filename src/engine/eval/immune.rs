@@ -43,6 +43,8 @@ const MOBILITY: i32 = 4;
 /// by a cheaper piece. Its owner loses this fraction (1/THREAT_DIV) of its value for each such
 /// piece; the side to move gains the largest such piece of the opponent's.
 const THREAT_DIV: i32 = 8;
+/// Centipawns per rank an Invader has advanced towards White's camp.
+const ADVANCE: i32 = 3;
 
 impl Evaluate for Immune {
     fn evaluate(&self) -> i32 {
@@ -133,7 +135,7 @@ fn eval_board<B: BitSet>(p: &ImmuneBoard<B>, stm: Color) -> i32 {
     let geo = rules.geo;
     let h = geo.height as i32;
     for sq in p.pieces(Color::Black, INVADER).squares() {
-        score[1] += (h - 1 - rank(sq, geo.width)) * 3;
+        score[1] += (h - 1 - rank(sq, geo.width)) * ADVANCE;
     }
     score[0] - score[1]
 }
