@@ -42,6 +42,18 @@ SCENARIOS = {
             (["g1", "f3"], "g1f3", []),
         ],
     ),
+    "chess-special": dict(
+        # Castling (XBoard moves the rook itself) and a promotion; -alwaysPromoteToQueen makes
+        # XBoard promote without its piece popup, so the click sequence is fixed.
+        args=["-alwaysPromoteToQueen", "true"],
+        files=8, ranks=8, zero=False,
+        fen="4k3/P7/8/8/8/8/8/4K2R w K - 0 1",
+        moves=[
+            (["e1", "g1"], "e1g1", []),
+            (["e8", "d7"], "e8d7", []),
+            (["a7", "a8"], "a7a8q", []),
+        ],
+    ),
     "recursion": dict(
         args=["-xlegal", "-variant", "recursion"],
         files=16, ranks=8, zero=False, fen=None,
@@ -56,6 +68,19 @@ SCENARIOS = {
             (["d7", "d5"], "d7d5", []),
             # En passant: the victim's square is the cyan first leg.
             (["e5", "d5", "d6"], "e5d5,d5d6", []),
+        ],
+    ),
+    "recursion-castle": dict(
+        # Castling on each board with the d-file king (IR-2, IR-3): XBoard drags the board's
+        # own rook (docs/xboard.md).
+        args=["-xlegal", "-variant", "recursion", "-alwaysPromoteToQueen", "true"],
+        files=16, ranks=8, zero=False,
+        fen="r2k3rr2k3r/pppppppppppppppp/16/16/16/16/PPPPPPPPPPPPPPPP/R2K3RR2K3R w KQkq - 0 1",
+        moves=[
+            (["d1", "b1"], "d1b1", []),
+            (["l8", "n8"], "l8n8", []),
+            (["l1", "j1"], "l1j1", []),
+            (["d8", "f8"], "d8f8", []),
         ],
     ),
     "recursion-pass": dict(
@@ -77,11 +102,15 @@ SCENARIOS = {
         args=["-xlegal", "-variant", "immune"],
         files=10, ranks=10, zero=True,
         # XBoard's view (mirrored): Invaders are its White at the bottom, a B-cell on e9.
-        fen="4b5/10/10/10/10/10/10/4I5/10/I9 w - - 0 1",
+        # A Monocyte (o) on g2, one step from its promotion zone (XBoard's ranks 0-1 here).
+        fen="4b5/10/10/10/10/10/10/4I1o3/10/I9 w - - 0 1",
         moves=[
             (["a0", "a1"], "a0a1", []),
             # A shot: cyan on the target, back to the origin.
             (["e9", "e2", "e9"], "e9e2,e2e9", []),
+            (["a1", "a2"], "a1a2", []),
+            # Promotion to a Macrophage: blue targets, the engine answers `choice m`.
+            (["g2", "g1"], "g2g1m", []),
         ],
     ),
     "microorganism": dict(
@@ -104,6 +133,25 @@ SCENARIOS = {
             (["e8", "f8", "e8"], "e8f8,f8e8r", ["c3"]),
         ],
         engine_differs=["c3"],
+    ),
+    "microorganism-more": dict(
+        args=["-xlegal", "-variant", "microorganism", "-rankOffset", "1",
+              "-firstOptions", "Rank Offset=1"],
+        files=16, ranks=16, zero=True,
+        fen="15n/16/16/16/16/16/16/16/16/16/16/16/2A13/8c7/4P11/N6B8 w - - 0 1",
+        moves=[
+            # A red blood cell's first move, four squares (MC-3).
+            (["e1", "e5"], "e1e5", []),
+            (["p15", "p14"], "p15p14", []),
+            # The Bacterium takes a Paramecium by its knight leap and absorbs it (MC-7).
+            (["h0", "i2"], "h0i2", []),
+            (["p14", "p15"], "p14p15", []),
+            # Expansion (blue, `choice a`), then contraction: from the cell given up to the
+            # cell kept, which puts XBoard's piece back where the Amoeba is (MC-8).
+            (["c3", "c4"], "c3c4a", ["c3"]),
+            (["p15", "p14"], "p15p14", ["c3"]),
+            (["c4", "c3"], "c4c3", []),
+        ],
     ),
     "microorganism-hatch": dict(
         args=["-xlegal", "-variant", "microorganism", "-rankOffset", "1",
