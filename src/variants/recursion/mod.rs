@@ -252,6 +252,85 @@ impl Recursion {
     }
 }
 
+/// A placement's 8 ranks of 16 squares split into the two boards' chess placements (rank 8
+/// first), mega-knights (`M`/`m`) written as knights and listed as (board, colour, square).
+fn split_placement(placement: &str) -> Result<Halves, FenError> {
+    let ranks: Vec<&str> = placement.split('/').collect();
+    if ranks.len() != 8 {
+        return Err(FenError::Board(format!(
+            "{} ranks, expected 8",
+            ranks.len()
+        )));
+    }
+    let mut halves = [vec![String::new(); 8], vec![String::new(); 8]];
+    let mut megas: Vec<(usize, Color, Square)> = Vec::new();
+    for (i, rank_text) in ranks.iter().enumerate() {
+        let rank = 7 - i as u8;
+        let mut cells: Vec<Option<char>> = Vec::with_capacity(16);
+        let mut digits = 0usize;
+        for ch in rank_text.chars() {
+            if let Some(d) = ch.to_digit(10) {
+                digits = digits * 10 + d as usize;
+                if digits > 16 {
+                    return Err(FenError::Board(format!("rank {} too long", rank + 1)));
+                }
+                continue;
+            }
+            cells.extend(std::iter::repeat_n(None, digits));
+            digits = 0;
+            let up = ch.to_ascii_uppercase();
+            if up != 'M' && !LETTERS.contains(&up) {
+                return Err(FenError::Board(format!("unknown piece {ch:?}")));
+            }
+            cells.push(Some(ch));
+            if cells.len() > 16 {
+                return Err(FenError::Board(format!("rank {} too long", rank + 1)));
+            }
+        }
+        cells.extend(std::iter::repeat_n(None, digits));
+        if cells.len() != 16 {
+            return Err(FenError::Board(format!(
+                "rank {} has {} squares, expected 16",
+                rank + 1,
+                cells.len()
+            )));
+        }
+        for (b, half) in halves.iter_mut().enumerate() {
+            let mut s = String::new();
+            let mut empty = 0;
+            for file in 0..8 {
+                match cells[b * 8 + file] {
+                    None => empty += 1,
+                    Some(c) => {
+                        if empty > 0 {
+                            s.push_str(&empty.to_string());
+                            empty = 0;
+                        }
+                        let color = if c.is_ascii_uppercase() {
+                            Color::White
+                        } else {
+                            Color::Black
+                        };
+                        if c.eq_ignore_ascii_case(&'M') {
+                            megas.push((b, color, Square(rank * 8 + file as u8)));
+                            s.push(if color == Color::White { 'N' } else { 'n' });
+                        } else {
+                            s.push(c);
+                        }
+                    }
+                }
+            }
+            if empty > 0 {
+                s.push_str(&empty.to_string());
+            }
+            half[i] = s;
+        }
+    }
+    Ok((halves, megas))
+}
+
+type Halves = ([Vec<String>; 2], Vec<(usize, Color, Square)>);
+
 struct BoardFields {
     side: String,
     castling: String,
@@ -318,11 +397,9 @@ impl Recursion {
             .max(1);
         let castle_all = f.get(2).is_some_and(|c| *c != "-");
         let mut castling = [String::new(), String::new()];
-        if castle_all {
+        if let (true, Ok((halves, _))) = (castle_all, split_placement(f[0])) {
             for (b, rights) in castling.iter_mut().enumerate() {
-                let Some(half) = Recursion::half_fen(f[0], b) else {
-                    break;
-                };
+                let half = halves[b].join("/");
                 for letter in ["K", "Q", "k", "q"] {
                     if ["w", "b"].iter().any(|side| {
                         Chess::from_fen(&format!("{half} {side} {letter} - 0 1")).is_ok()
@@ -397,54 +474,6 @@ impl Recursion {
         }
         Err(first_err.unwrap_or(FenError::Empty))
     }
-
-    /// One board's half of a 16-wide placement, mega-knights written as knights.
-    fn half_fen(placement: &str, b: usize) -> Option<String> {
-        let mut out = Vec::new();
-        for rank in placement.split('/') {
-            let mut cells: Vec<Option<char>> = Vec::new();
-            let mut digits = 0usize;
-            for ch in rank.chars() {
-                if let Some(d) = ch.to_digit(10) {
-                    digits = digits * 10 + d as usize;
-                    if digits > 16 {
-                        return None;
-                    }
-                    continue;
-                }
-                cells.extend(std::iter::repeat_n(None, digits));
-                digits = 0;
-                cells.push(Some(match ch {
-                    'M' => 'N',
-                    'm' => 'n',
-                    c => c,
-                }));
-            }
-            cells.extend(std::iter::repeat_n(None, digits));
-            if cells.len() != 16 {
-                return None;
-            }
-            let mut text = String::new();
-            let mut empty = 0;
-            for c in &cells[b * 8..b * 8 + 8] {
-                match c {
-                    None => empty += 1,
-                    Some(c) => {
-                        if empty > 0 {
-                            text.push_str(&empty.to_string());
-                            empty = 0;
-                        }
-                        text.push(*c);
-                    }
-                }
-            }
-            if empty > 0 {
-                text.push_str(&empty.to_string());
-            }
-            out.push(text);
-        }
-        Some(out.join("/"))
-    }
 }
 
 impl Variant for Recursion {
@@ -468,78 +497,7 @@ impl Variant for Recursion {
                 f.len()
             )));
         }
-        // Placement: 8 ranks of 16 squares; M/m mark mega-knights.
-        let ranks: Vec<&str> = f[0].split('/').collect();
-        if ranks.len() != 8 {
-            return Err(FenError::Board(format!(
-                "{} ranks, expected 8",
-                ranks.len()
-            )));
-        }
-        let mut halves = [vec![String::new(); 8], vec![String::new(); 8]];
-        let mut megas: Vec<(usize, Color, Square)> = Vec::new();
-        for (i, rank_text) in ranks.iter().enumerate() {
-            let rank = 7 - i as u8;
-            let mut cells: Vec<Option<char>> = Vec::with_capacity(16);
-            let mut digits = 0usize;
-            for ch in rank_text.chars() {
-                if let Some(d) = ch.to_digit(10) {
-                    digits = digits * 10 + d as usize;
-                    if digits > 16 {
-                        return Err(FenError::Board(format!("rank {} too long", rank + 1)));
-                    }
-                    continue;
-                }
-                cells.extend(std::iter::repeat_n(None, digits));
-                digits = 0;
-                let up = ch.to_ascii_uppercase();
-                if up != 'M' && !LETTERS.contains(&up) {
-                    return Err(FenError::Board(format!("unknown piece {ch:?}")));
-                }
-                cells.push(Some(ch));
-                if cells.len() > 16 {
-                    return Err(FenError::Board(format!("rank {} too long", rank + 1)));
-                }
-            }
-            cells.extend(std::iter::repeat_n(None, digits));
-            if cells.len() != 16 {
-                return Err(FenError::Board(format!(
-                    "rank {} has {} squares, expected 16",
-                    rank + 1,
-                    cells.len()
-                )));
-            }
-            for (b, half) in halves.iter_mut().enumerate() {
-                let mut s = String::new();
-                let mut empty = 0;
-                for file in 0..8 {
-                    match cells[b * 8 + file] {
-                        None => empty += 1,
-                        Some(c) => {
-                            if empty > 0 {
-                                s.push_str(&empty.to_string());
-                                empty = 0;
-                            }
-                            let color = if c.is_ascii_uppercase() {
-                                Color::White
-                            } else {
-                                Color::Black
-                            };
-                            if c.eq_ignore_ascii_case(&'M') {
-                                megas.push((b, color, Square(rank * 8 + file as u8)));
-                                s.push(if color == Color::White { 'N' } else { 'n' });
-                            } else {
-                                s.push(c);
-                            }
-                        }
-                    }
-                }
-                if empty > 0 {
-                    s.push_str(&empty.to_string());
-                }
-                half[i] = s;
-            }
-        }
+        let (halves, megas) = split_placement(f[0])?;
         let stm = match f[1] {
             "w" => Color::White,
             "b" => Color::Black,
