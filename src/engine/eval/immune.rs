@@ -39,10 +39,13 @@ pub const VALUE: [i32; TYPES] = {
 
 /// Centipawns per empty square a piece can move to, or see along a shot line.
 const MOBILITY: i32 = 4;
-/// A piece that may be taken for less than it is worth: attacked and undefended, or attacked
-/// by a cheaper piece. Its owner loses this fraction (1/THREAT_DIV) of its value for each such
+/// A piece that may be taken for less than it is worth: attacked and undefended, attacked
+/// by a cheaper piece, or in a shot line (IM-5: no recapture). Its owner loses this fraction (1/THREAT_DIV) of its value for each such
 /// piece; the side to move gains the largest such piece of the opponent's.
 const THREAT_DIV: i32 = 8;
+/// Centipawns lost for each piece standing in an enemy shooter's lanes (seen through the
+/// other pieces it would shoot first).
+const EXPOSED: i32 = 40;
 /// Centipawns per rank an Invader has advanced towards White's camp.
 const ADVANCE: i32 = 3;
 
@@ -69,6 +72,8 @@ fn eval_board<B: BitSet>(p: &ImmuneBoard<B>, stm: Color) -> i32 {
     // Attack maps: every piece's attacks by side, and by side and type (for "cheaper").
     let mut attacked = [B::EMPTY; 2];
     let mut attacked_by = [[B::EMPTY; TYPES]; 2];
+    let mut shot = [B::EMPTY; 2];
+    let mut lanes = [B::EMPTY; 2];
     let mut mobility = [0i32; 2];
     for color in Color::BOTH {
         let c = color.index();
@@ -83,6 +88,10 @@ fn eval_board<B: BitSet>(p: &ImmuneBoard<B>, stm: Color) -> i32 {
                 mobility[c] += (r.moves.count() + r.lines.count()) as i32;
                 attacked[c] |= r.attacks;
                 attacked_by[c][t] |= r.attacks;
+                shot[c] |= r.shots;
+                if !r.shots.is_empty() {
+                    lanes[c] |= p.shot_lanes(sq);
+                }
                 if t == DENDRITIC as usize {
                     // Each capture brings its departure nearer (IM-4).
                     score[c] -= 15 * p.dendritic_count(sq) as i32;
@@ -90,6 +99,12 @@ fn eval_board<B: BitSet>(p: &ImmuneBoard<B>, stm: Color) -> i32 {
             }
         }
         score[c] += MOBILITY * mobility[c];
+    }
+    // Pieces standing in shot lanes, behind others or not: the shooter takes them one by one
+    // without moving and without risk (IM-5), so each costs its side until it leaves the lane.
+    for color in Color::BOTH {
+        let (c, e) = (color.index(), 1 - color.index());
+        score[e] -= EXPOSED * (lanes[c] & p.color_set(!color)).count() as i32;
     }
     // Threats.
     let stm = stm.index();
@@ -111,7 +126,9 @@ fn eval_board<B: BitSet>(p: &ImmuneBoard<B>, stm: Color) -> i32 {
             let cheaper = (0..TYPES)
                 .filter(|&u| VALUE[u] < VALUE[t])
                 .fold(B::EMPTY, |acc, u| acc | attacked_by[e][u]);
-            let hanging = at_risk & (!attacked[c] | cheaper);
+            // A shot target is lost for nothing however well defended: the shooter stays
+            // home (IM-5), so there is nothing to recapture.
+            let hanging = at_risk & (!attacked[c] | cheaper | shot[e]);
             let n = hanging.count() as i32;
             if n > 0 {
                 score[c] -= n * VALUE[t] / THREAT_DIV;
@@ -205,5 +222,22 @@ mod tests {
         // hangs to nothing). Black to move: no threat to White, so no 1000 for Black.
         let far = -eval("i9/10/10/10/10/10/10/i9/10/S8i b - 0 1");
         assert!(far > b + VALUE[MAST_CELL as usize] / 2);
+    }
+
+    /// IM-5 in the evaluation: a shot target is hanging even when defended (the B-cell stays
+    /// on a1, nothing can recapture), and every Invader in a shooter's lane costs `EXPOSED`,
+    /// the one behind the first target too. B-cell a1; Invaders a3 (defended by a4) and a4.
+    /// White: B-cell 800, mobility 4·1 (its empty lane square a2), takes first half the hanging
+    /// Invader (50), race 60·4 (two Invaders left). Black: 200, mobility 4·4 (a3: a2 b3; a4:
+    /// a5 b4), the hanging a3 −100/8, two exposed −2·EXPOSED, race 150·3 (one capturer left),
+    /// advance (9−2 + 9−3)·3.
+    #[test]
+    fn im5_shot_targets_hang_and_lanes_expose() {
+        let white = VALUE[B_CELL as usize] + 4 + 50 + 240;
+        let black = 200 + 16 - 100 / THREAT_DIV - 2 * EXPOSED + 450 + 39;
+        assert_eq!(
+            eval("10/10/10/10/10/10/i9/i9/10/B9 w - 0 1"),
+            white - black
+        );
     }
 }

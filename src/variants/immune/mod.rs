@@ -45,6 +45,9 @@ pub struct PieceReach<B> {
     pub attacks: B,
     /// The empty squares along its shot lines (shooters only).
     pub lines: B,
+    /// The part of `attacks` hit by shots (IM-5): the shooter stays home, so a piece taken
+    /// there cannot be recaptured and defending it does not help.
+    pub shots: B,
 }
 
 /// The most squares a side may have (IM-1).
@@ -520,6 +523,7 @@ impl<B: BitSet> ImmuneBoard<B> {
             moves: B::EMPTY,
             attacks: B::EMPTY,
             lines: B::EMPTY,
+            shots: B::EMPTY,
         };
         let Some((color, pt)) = self.piece_at(from) else {
             return out;
@@ -542,14 +546,37 @@ impl<B: BitSet> ImmuneBoard<B> {
         }
         if r.cells[pt].def.powers.has(Powers::SHOOT) {
             let s = &r.shots[pt];
-            out.attacks |= s.leap_capture[c][i];
+            out.shots |= s.leap_capture[c][i];
             for &(dx, dy, range, _) in &s.slides[c] {
                 let ray: B = slide_targets(r.geo, from, dx, dy, range, occ);
-                out.attacks |= ray;
+                out.shots |= ray;
                 out.lines |= ray & empty;
             }
+            out.attacks |= out.shots;
         }
         out
+    }
+
+    /// The shot lines of the shooter on `from` seen through enemy pieces (IM-5): every square
+    /// up to, not including, the first own or uncapturable piece. The enemies on them are the
+    /// ones it can shoot one after another without moving; empty for a non-shooter.
+    pub fn shot_lanes(&self, from: Square) -> B {
+        let Some((color, pt)) = self.piece_at(from) else {
+            return B::EMPTY;
+        };
+        let r = &*self.rules;
+        let pt = pt as usize;
+        if !r.cells[pt].def.powers.has(Powers::SHOOT) {
+            return B::EMPTY;
+        }
+        let (c, i) = (color.index(), from.index());
+        let walls = self.by_color[c] | self.uncapturable();
+        let s = &r.shots[pt];
+        let mut lanes = s.leap_capture[c][i];
+        for &(dx, dy, range, _) in &s.slides[c] {
+            lanes |= slide_targets::<B>(r.geo, from, dx, dy, range, walls);
+        }
+        lanes & !walls
     }
 
     // ----- board editing -----

@@ -1056,3 +1056,43 @@ fn display_shows_the_state() {
     assert!(d.contains(" 10 |"));
     assert!(d.contains("| D |"));
 }
+
+// ----- shot lanes (IM-5), read by the evaluation -----
+
+/// The squares of a set, named, in board order.
+fn names<B: BitSet>(geo: Geometry, set: B) -> Vec<String> {
+    set.squares().map(|s| geo.name(s, RankBase::ONE)).collect()
+}
+
+/// IM-5: a shooter's lanes run through the enemies it would shoot one after another and stop
+/// before its own pieces and the Complement, which block shots; a non-shooter has none. The
+/// B-cell on a1 (forward file): Invaders a3 and a5 are in its lane, the Complement on a7 ends
+/// it. The Killer T on e1 (forward file and both forward diagonals): through the Invaders on
+/// e4 and e8 to e10; the left diagonal to a5; the right diagonal stops before its own
+/// Macrophage on g3. `shots` (what a shot reaches now) ends each line at its first piece, of
+/// either side (an own piece there is one it defends).
+#[test]
+fn im_5_shot_lanes_run_through_enemies_and_stop_at_own_pieces() {
+    let p = pos("10/10/4i5/C9/10/i9/4i5/i5M3/10/B3T5 w - 0 1");
+    let Immune::Small(b) = &p else {
+        panic!("10×10 is a small board")
+    };
+    let geo = Geometry::new(10, 10).unwrap();
+    let sq = |s: &str| geo.parse_square_exact(s, RankBase::ONE).unwrap();
+    assert_eq!(
+        names(geo, b.shot_lanes(sq("a1"))),
+        ["a2", "a3", "a4", "a5", "a6"]
+    );
+    assert_eq!(
+        names(geo, b.shot_lanes(sq("e1"))),
+        ["d2", "e2", "f2", "c3", "e3", "b4", "e4", "a5", "e5", "e6", "e7", "e8", "e9", "e10"]
+    );
+    assert!(b.shot_lanes(sq("g3")).is_empty(), "a Macrophage does not shoot");
+    assert!(b.shot_lanes(sq("e4")).is_empty(), "an Invader does not shoot");
+    assert_eq!(names(geo, b.reach(sq("a1")).shots), ["a2", "a3"]);
+    assert_eq!(
+        names(geo, b.reach(sq("e1")).shots),
+        ["d2", "e2", "f2", "c3", "e3", "g3", "b4", "e4", "a5"]
+    );
+    assert!(b.reach(sq("g3")).shots.is_empty());
+}
