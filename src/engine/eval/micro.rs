@@ -1,6 +1,6 @@
 //! Evaluation of Microorganism Chess: material with the hidden state priced in — a
 //! Bacterium's absorbed powers, walls, expansion, riders, pending infections — plus the
-//! advance of red blood cells.
+//! advance of red blood cells, and mobility.
 
 use crate::core::{BitSet, Color, Square, Variant};
 use crate::variants::micro::{
@@ -71,6 +71,11 @@ impl Evaluate for Micro {
                 + VALUE[VIRUS as usize]
                 + piece_value(victim.kind, victim.absorbed) / 2;
         }
+        // Mobility: the squares the officers reach (measured by `cellmate tune`: about 5 cp a
+        // square; docs/strength.md).
+        for color in Color::BOTH {
+            score[color.index()] += MOBILITY * mobility(self, color);
+        }
         // Keep the Neuron sheltered: friendly pieces around it.
         for color in Color::BOTH {
             if let Some(n) = self.neuron(color) {
@@ -87,9 +92,11 @@ impl Evaluate for Micro {
     }
 }
 
+/// Centipawns per square an officer reaches (the fit's 4.8 ± 2, docs/strength.md).
+pub const MOBILITY: i32 = 5;
+
 /// The officers whose reach counts as mobility: single-cell pieces other than red blood
-/// cells, the Neuron and Prions, not infected (measured by `cellmate tune`; not yet a term of
-/// the evaluation, whose two tried forms failed their SPRT, docs/strength.md).
+/// cells, the Neuron and Prions, not infected.
 pub fn officers(p: &Micro, color: Color) -> crate::core::U256 {
     p.color_set(color)
         & !p.type_set(RBC)
@@ -194,6 +201,7 @@ mod tests {
         let odds = eval(
             "wabtrvtcntvrtba1/pppppppppppppppp/16/16/16/16/16/16/16/16/16/16/16/16/PPPPPPPPPPPPPPPP/WABTRVTCNTVRTBAW w - 0 1 -",
         );
+        // It reached no square at the start, so only its value changes the score.
         assert_eq!(odds - start, VALUE[WBC as usize]);
     }
 
