@@ -40,8 +40,9 @@ pub const VALUE: [i32; TYPES] = {
 /// Centipawns per empty square a piece can move to, or see along a shot line.
 const MOBILITY: i32 = 4;
 /// A piece that may be taken for less than it is worth: attacked and undefended, attacked
-/// by a cheaper piece, or in a shot line (IM-5: no recapture). Its owner loses this fraction (1/THREAT_DIV) of its value for each such
-/// piece; the side to move gains the largest such piece of the opponent's.
+/// by a cheaper piece, or in a shot line (IM-5: no recapture). Its owner loses this fraction
+/// (1/THREAT_DIV) of its value for each such piece; the side to move gains the largest such
+/// piece of the opponent's.
 const THREAT_DIV: i32 = 8;
 /// Centipawns lost for each piece standing in an enemy shooter's lanes (seen through the
 /// other pieces it would shoot first).
