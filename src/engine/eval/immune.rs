@@ -236,9 +236,6 @@ mod tests {
     fn im5_shot_targets_hang_and_lanes_expose() {
         let white = VALUE[B_CELL as usize] + 4 + 50 + 240;
         let black = 200 + 16 - 100 / THREAT_DIV - 2 * EXPOSED + 450 + 39;
-        assert_eq!(
-            eval("10/10/10/10/10/10/i9/i9/10/B9 w - 0 1"),
-            white - black
-        );
+        assert_eq!(eval("10/10/10/10/10/10/i9/i9/10/B9 w - 0 1"), white - black);
     }
 }

@@ -1087,8 +1087,14 @@ fn im_5_shot_lanes_run_through_enemies_and_stop_at_own_pieces() {
         names(geo, b.shot_lanes(sq("e1"))),
         ["d2", "e2", "f2", "c3", "e3", "b4", "e4", "a5", "e5", "e6", "e7", "e8", "e9", "e10"]
     );
-    assert!(b.shot_lanes(sq("g3")).is_empty(), "a Macrophage does not shoot");
-    assert!(b.shot_lanes(sq("e4")).is_empty(), "an Invader does not shoot");
+    assert!(
+        b.shot_lanes(sq("g3")).is_empty(),
+        "a Macrophage does not shoot"
+    );
+    assert!(
+        b.shot_lanes(sq("e4")).is_empty(),
+        "an Invader does not shoot"
+    );
     assert_eq!(names(geo, b.reach(sq("a1")).shots), ["a2", "a3"]);
     assert_eq!(
         names(geo, b.reach(sq("e1")).shots),
