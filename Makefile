@@ -67,9 +67,11 @@ playouts:
 	PLAYOUT_PLIES=$(PLAYOUT_PLIES) $(CARGO) test --release --test playouts -- --ignored \
 		--nocapture --test-threads $(TEST_THREADS)
 
-# How fast `stop` (UCI) and `?` (XBoard) are answered: 100 searches per variant and protocol.
+# How fast `stop` (UCI) and `?` (XBoard) are answered: 100 searches per variant and protocol
+# from the start (50-400 ms of search), then 100 deep in games (50-2000 ms; --deep).
 latency: build
 	python3 scripts/latency.py $(BIN) 100
+	python3 scripts/latency.py $(BIN) 100 --deep
 
 # Self-play soak (docs/reliability.md): the engine against itself (UCI v XBoard) in every
 # variant; fails unless the summary's `Faults:` counts (illegal moves, time forfeits, stalls over
