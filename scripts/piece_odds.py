@@ -82,10 +82,14 @@ def run(args, name, fen, full_is_white):
         f.write(fen + "\n")
     if os.path.exists(pgn):
         os.remove(pgn)
-    lim = f"nodes={args.nodes}"
+    # Two identical engines at the same fixed node count play the two games of an opening
+    # (colours of the engines swapped, the odds staying with the same colour) as one and the
+    # same game. The second engine searches an eighth more nodes (a node or two more ends in
+    # the same move), so the pair are two games; each engine plays the full army once per
+    # opening, so the small difference in strength cancels.
     cmd = [args.bin, "match",
-           "--engine", f"cmd={args.bin},name=a,{lim}",
-           "--engine", f"cmd={args.bin},name=b,{lim}",
+           "--engine", f"cmd={args.bin},name=a,nodes={args.nodes}",
+           "--engine", f"cmd={args.bin},name=b,nodes={args.nodes + args.nodes // 8}",
            "--variant", args.variant, "--openings", epd, "--games", str(args.games),
            "--random-plies", str(args.random_plies), "--seed", str(args.seed),
            "--concurrency", str(args.concurrency), "--quiet", "--pgn", pgn]

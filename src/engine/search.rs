@@ -11,7 +11,7 @@ use std::time::Instant;
 
 use arrayvec::ArrayVec;
 
-use crate::core::{Move, MoveList, Outcome, Variant, MAX_MOVES};
+use crate::core::{Color, Geometry, Move, MoveList, Outcome, Variant, MAX_MOVES};
 
 use super::eval::Evaluate;
 use super::time::{elapsed_ms, TimeBudget};
@@ -25,6 +25,31 @@ pub const MAX_PLY: usize = 128;
 pub const QS_MAX: usize = 16;
 /// The same when in check (evasions are searched up to here).
 pub const QS_MAX_IN_CHECK: usize = 24;
+/// The tie-break among moves of equal ordering score, below `1 << HINT_BITS`: the rank of the
+/// from-square, then of the to-square, each counted from the mover's side (a higher rank is
+/// nearer the enemy), then the from- and to-files. It depends only on the squares, seen from
+/// the mover's side, so mirrored positions order their moves alike whatever order the
+/// generator lists them in. Squares off the board (a pass, a drop's origin) count as a1.
+#[inline(always)]
+pub fn advance_hint(m: Move, geo: Geometry, stm: Color) -> i64 {
+    let (w, h) = (geo.width as u32, geo.height as u32);
+    let rel = |sq: u8| -> (i64, i64) {
+        let sq = sq as u32;
+        if sq >= w * h {
+            return (0, 0);
+        }
+        let rank = sq / w;
+        let rank = if stm == Color::White {
+            rank
+        } else {
+            h - 1 - rank
+        };
+        (rank as i64, (w - 1 - sq % w) as i64)
+    };
+    let ((fr, ff), (tr, tf)) = (rel(m.from().0), rel(m.to().0));
+    (fr << 12) | (tr << 8) | (ff << 4) | tf
+}
+
 /// Scores at least this far from zero are mates.
 pub const MATE_BOUND: i32 = MATE - 2 * MAX_PLY as i32;
 
@@ -103,11 +128,14 @@ pub(crate) struct RootMove {
 }
 
 /// Ordering scores.
-const SCORE_TT: i32 = 1 << 30;
-const SCORE_GOOD_TACTICAL: i32 = 1 << 28;
-const SCORE_KILLER: i32 = 1 << 27;
-const SCORE_BAD_TACTICAL: i32 = -(1 << 20);
+const SCORE_TT: i64 = 1 << 60;
+const SCORE_GOOD_TACTICAL: i64 = 1 << 56;
+const SCORE_KILLER: i64 = 1 << 52;
+const SCORE_BAD_TACTICAL: i64 = -(1 << 48);
 const HISTORY_MAX: i32 = 16_384;
+/// Moves of equal ordering score (history, or a tactical move's order) are ordered by
+/// [`advance_hint`], kept in the low bits.
+const HINT_BITS: u32 = 16;
 
 /// One search thread.
 pub(crate) struct Worker<'a, V: Evaluate> {
@@ -134,7 +162,7 @@ impl<'a, V: Evaluate> Worker<'a, V> {
         let mut list = MoveList::new();
         pos.legal_moves(&mut list);
         let searchmoves = &shared.limits.searchmoves;
-        let root_moves = list
+        let mut root_moves: Vec<RootMove> = list
             .iter()
             .filter(|m| searchmoves.is_empty() || searchmoves.contains(m))
             .map(|&mv| RootMove {
@@ -145,6 +173,17 @@ impl<'a, V: Evaluate> Worker<'a, V> {
                 seldepth: 0,
             })
             .collect();
+        // The first iteration's order, kept among moves that score alike later: tactical
+        // moves by their order, then quiet ones by advance, alike for both colours.
+        let (geo, stm) = (pos.geometry(), pos.side_to_move());
+        root_moves.sort_by_key(|r| {
+            let hint = advance_hint(r.mv, geo, stm);
+            std::cmp::Reverse(if pos.is_tactical(r.mv) {
+                SCORE_GOOD_TACTICAL + ((pos.tactical_order(r.mv) as i64) << HINT_BITS) + hint
+            } else {
+                hint
+            })
+        });
         Worker {
             id,
             pos: pos.clone(),
@@ -166,6 +205,17 @@ impl<'a, V: Evaluate> Worker<'a, V> {
     #[inline(always)]
     fn history_index(&self, m: Move) -> usize {
         (self.pos.side_to_move().index() << 16) | ((m.from().0 as usize) << 8) | m.to().0 as usize
+    }
+
+    /// The ordering score of a quiet move: its history, then (on equal history, as at the
+    /// start of every search) the most advanced piece first and its most forward move first,
+    /// each counted from the mover's own side ([`advance_hint`]). Without the second key equal
+    /// scores kept the generator's square order — a1 upward — which is White's back rank
+    /// first but Black's front rank first, and late-move pruning then looked at different
+    /// moves for the two colours in mirrored positions.
+    #[inline(always)]
+    fn quiet_score(&self, m: Move, geo: Geometry, stm: Color) -> i64 {
+        ((self.history[self.history_index(m)] as i64) << HINT_BITS) | advance_hint(m, geo, stm)
     }
 
     fn update_history(&mut self, m: Move, bonus: i32) {
@@ -481,13 +531,15 @@ impl<'a, V: Evaluate> Worker<'a, V> {
         if list.is_empty() {
             return no_legal_move_score(&self.pos, ply);
         }
-        let mut scores: ArrayVec<i32, MAX_MOVES> = ArrayVec::new();
+        let mut scores: ArrayVec<i64, MAX_MOVES> = ArrayVec::new();
         let killers = self.killers[ply];
+        let (geo, stm) = (self.pos.geometry(), self.pos.side_to_move());
         for &m in &list {
             let s = if m == tt_move {
                 SCORE_TT
             } else if self.pos.is_tactical(m) {
-                let o = self.pos.tactical_order(m);
+                let o =
+                    ((self.pos.tactical_order(m) as i64) << HINT_BITS) | advance_hint(m, geo, stm);
                 if self.pos.see_ge(m, 0) {
                     SCORE_GOOD_TACTICAL + o
                 } else {
@@ -498,7 +550,7 @@ impl<'a, V: Evaluate> Worker<'a, V> {
             } else if m == killers[1] {
                 SCORE_KILLER - 1
             } else {
-                self.history[self.history_index(m)]
+                self.quiet_score(m, geo, stm)
             };
             scores.push(s);
         }
@@ -563,7 +615,7 @@ impl<'a, V: Evaluate> Worker<'a, V> {
                     r -= (ms >= SCORE_KILLER - 1) as i32;
                     r += !improving as i32;
                     if ms < SCORE_KILLER - 1 {
-                        r -= (ms / 6000).clamp(-2, 2);
+                        r -= ((ms >> HINT_BITS) / 6000).clamp(-2, 2) as i32;
                     }
                     r = r.clamp(0, new_depth - 1);
                 }
@@ -688,14 +740,17 @@ impl<'a, V: Evaluate> Worker<'a, V> {
         if in_check && list.is_empty() {
             return no_legal_move_score(&self.pos, ply);
         }
-        let mut moves: ArrayVec<(Move, i32), MAX_MOVES> = ArrayVec::new();
+        let mut moves: ArrayVec<(Move, i64), MAX_MOVES> = ArrayVec::new();
+        let (geo, stm) = (self.pos.geometry(), self.pos.side_to_move());
         for &m in &list {
             if m == tt_move && (in_check || self.pos.is_tactical(m)) {
                 moves.push((m, SCORE_TT));
             } else if self.pos.is_tactical(m) {
-                moves.push((m, SCORE_GOOD_TACTICAL + self.pos.tactical_order(m)));
+                let o =
+                    ((self.pos.tactical_order(m) as i64) << HINT_BITS) | advance_hint(m, geo, stm);
+                moves.push((m, SCORE_GOOD_TACTICAL + o));
             } else if in_check {
-                moves.push((m, self.history[self.history_index(m)]));
+                moves.push((m, self.quiet_score(m, geo, stm)));
             }
         }
         let mut best_move = Move::NONE;
