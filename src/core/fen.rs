@@ -1,5 +1,49 @@
 //! Pieces of FEN shared by every variant: the placement field, written from a square → letter
-//! function, with runs of empty squares as decimal numbers (two digits on wide boards).
+//! function, with runs of empty squares as decimal numbers (two digits on wide boards), and
+//! one rank of it read back into cells.
+
+use super::variant::FenError;
+
+/// One rank of a placement read into its cells, file a first (`None` for an empty square):
+/// letters are pieces if `known` says so, runs of empty squares are decimal numbers (two
+/// digits on wide boards). `rank` (counted from 1) names the rank in the errors: an unknown
+/// letter, a rank longer than `width`, or one of another length.
+pub fn rank_cells(
+    text: &str,
+    rank: u32,
+    width: usize,
+    known: impl Fn(char) -> bool,
+) -> Result<Vec<Option<char>>, FenError> {
+    let too_long = || FenError::Board(format!("rank {rank} too long"));
+    let mut cells: Vec<Option<char>> = Vec::with_capacity(width);
+    let mut digits = 0usize;
+    for ch in text.chars() {
+        if let Some(d) = ch.to_digit(10) {
+            digits = digits * 10 + d as usize;
+            if digits > width {
+                return Err(too_long());
+            }
+            continue;
+        }
+        cells.extend(std::iter::repeat_n(None, digits));
+        digits = 0;
+        if !known(ch) {
+            return Err(FenError::Board(format!("unknown piece {ch:?}")));
+        }
+        cells.push(Some(ch));
+        if cells.len() > width {
+            return Err(too_long());
+        }
+    }
+    cells.extend(std::iter::repeat_n(None, digits));
+    if cells.len() != width {
+        return Err(FenError::Board(format!(
+            "rank {rank} has {} squares, expected {width}",
+            cells.len()
+        )));
+    }
+    Ok(cells)
+}
 
 /// A placement upside down with the colours swapped (upper and lower case exchanged): the same
 /// position seen from the other side.
@@ -69,5 +113,22 @@ mod tests {
             write_placement(12, 1, |f, _| (f == 11).then_some('p')),
             "11p"
         );
+    }
+
+    #[test]
+    fn rank_cells_reads_letters_and_runs() {
+        let piece = |c: char| "pPk".contains(c);
+        let cells = rank_cells("p10Pk3", 4, 16, piece).unwrap();
+        assert_eq!(cells.len(), 16);
+        assert_eq!(cells[0], Some('p'));
+        assert_eq!(cells[11], Some('P'));
+        assert_eq!(cells[12], Some('k'));
+        assert_eq!(cells.iter().filter(|c| c.is_some()).count(), 3);
+        let err = |t: &str| rank_cells(t, 4, 16, piece).unwrap_err().to_string();
+        assert_eq!(err("p10X5"), "bad board: unknown piece 'X'");
+        assert_eq!(err("17"), "bad board: rank 4 too long");
+        assert_eq!(err("16p"), "bad board: rank 4 too long");
+        assert_eq!(err("15p1"), "bad board: rank 4 has 17 squares, expected 16");
+        assert_eq!(err("p"), "bad board: rank 4 has 1 squares, expected 16");
     }
 }

@@ -8,6 +8,7 @@
 //! `rider=L[+LETTERS]` and `infected=L[+LETTERS]/WAIT` (infection items in infection order).
 
 use super::*;
+use crate::core::fen::rank_cells;
 use crate::core::{Badge, HeldView, PieceView, PositionView, SquareView};
 
 fn type_of(ch: char) -> Option<u8> {
@@ -106,38 +107,16 @@ pub fn parse(fen: &str) -> Result<Micro, FenError> {
     }
     for (i, text) in ranks.iter().enumerate() {
         let rank = 15 - i as u8;
-        let mut file = 0usize;
-        let mut digits = 0usize;
-        for ch in text.chars() {
-            if let Some(d) = ch.to_digit(10) {
-                digits = digits * 10 + d as usize;
-                if digits > 16 {
-                    return Err(FenError::Board(format!("rank {} too long", rank + 1)));
-                }
-                continue;
-            }
-            file += digits;
-            digits = 0;
-            let kind =
-                type_of(ch).ok_or_else(|| FenError::Board(format!("unknown piece {ch:?}")))?;
-            if file >= 16 {
-                return Err(FenError::Board(format!("rank {} too long", rank + 1)));
-            }
+        let cells = rank_cells(text, rank as u32 + 1, 16, |c| type_of(c).is_some())?;
+        for (file, ch) in cells.into_iter().enumerate() {
+            let Some(ch) = ch else { continue };
+            let kind = type_of(ch).expect("checked by rank_cells");
             let color = if ch.is_ascii_uppercase() {
                 Color::White
             } else {
                 Color::Black
             };
             pos.raw_set(rank * 16 + file as u8, Cell::new(kind, color));
-            file += 1;
-        }
-        file += digits;
-        if file != 16 {
-            return Err(FenError::Board(format!(
-                "rank {} has {} squares, expected 16",
-                rank + 1,
-                file
-            )));
         }
     }
     pos.stm = match f[1] {

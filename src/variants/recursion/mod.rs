@@ -12,6 +12,7 @@
 #[cfg(test)]
 mod tests;
 
+use crate::core::fen::rank_cells;
 use crate::core::zobrist::{self, DOMAIN_STATE};
 use crate::core::{
     Color, Dialect, FenError, Geometry, Move, MoveError, MoveKind, MoveList, Outcome, PositionView,
@@ -266,35 +267,10 @@ fn split_placement(placement: &str) -> Result<Halves, FenError> {
     let mut megas: Vec<(usize, Color, Square)> = Vec::new();
     for (i, rank_text) in ranks.iter().enumerate() {
         let rank = 7 - i as u8;
-        let mut cells: Vec<Option<char>> = Vec::with_capacity(16);
-        let mut digits = 0usize;
-        for ch in rank_text.chars() {
-            if let Some(d) = ch.to_digit(10) {
-                digits = digits * 10 + d as usize;
-                if digits > 16 {
-                    return Err(FenError::Board(format!("rank {} too long", rank + 1)));
-                }
-                continue;
-            }
-            cells.extend(std::iter::repeat_n(None, digits));
-            digits = 0;
-            let up = ch.to_ascii_uppercase();
-            if up != 'M' && !LETTERS.contains(&up) {
-                return Err(FenError::Board(format!("unknown piece {ch:?}")));
-            }
-            cells.push(Some(ch));
-            if cells.len() > 16 {
-                return Err(FenError::Board(format!("rank {} too long", rank + 1)));
-            }
-        }
-        cells.extend(std::iter::repeat_n(None, digits));
-        if cells.len() != 16 {
-            return Err(FenError::Board(format!(
-                "rank {} has {} squares, expected 16",
-                rank + 1,
-                cells.len()
-            )));
-        }
+        let cells = rank_cells(rank_text, rank as u32 + 1, 16, |c| {
+            let up = c.to_ascii_uppercase();
+            up == 'M' || LETTERS.contains(&up)
+        })?;
         for (b, half) in halves.iter_mut().enumerate() {
             let mut s = String::new();
             let mut empty = 0;
