@@ -38,19 +38,6 @@ fn mirror_chess(fen: &str) -> String {
     format!("{board} {stm} {castle} {ep} {} {}", f[4], f[5])
 }
 
-/// A UCI move text with its ranks mirrored (`e2e4` → `e7e5`).
-fn mirror_move_text(t: &str) -> String {
-    t.chars()
-        .map(|c| {
-            if c.is_ascii_digit() {
-                (b'9' - c as u8 + b'0') as char
-            } else {
-                c
-            }
-        })
-        .collect()
-}
-
 fn walk(p: &mut Chess, depth: u32, seen: &mut usize) {
     let fen = p.fen();
     let m = Chess::from_fen(&mirror_chess(&fen)).unwrap();
@@ -59,7 +46,7 @@ fn walk(p: &mut Chess, depth: u32, seen: &mut usize) {
     p.legal_moves(&mut list);
     for &mv in list.iter() {
         let t = p.move_text(mv, Dialect::UCI);
-        let mm = m.parse_move(&mirror_move_text(&t), Dialect::UCI).unwrap();
+        let mm = m.parse_move(&mirror_text(&t, 8), Dialect::UCI).unwrap();
         assert_eq!(p.is_tactical(mv), m.is_tactical(mm), "{fen} {t}");
         assert_eq!(p.tactical_order(mv), m.tactical_order(mm), "{fen} {t}");
         for th in [-300, -100, 0, 1, 100, 200] {

@@ -50,6 +50,13 @@ pub fn advance_hint(m: Move, geo: Geometry, stm: Color) -> i64 {
     (fr << 12) | (tr << 8) | (ff << 4) | tf
 }
 
+/// The ordering key of a tactical move above [`SCORE_GOOD_TACTICAL`] or
+/// [`SCORE_BAD_TACTICAL`]: the variant's order, then [`advance_hint`].
+#[inline(always)]
+fn tactical_key<V: Variant>(pos: &V, m: Move, geo: Geometry, stm: Color) -> i64 {
+    ((pos.tactical_order(m) as i64) << HINT_BITS) | advance_hint(m, geo, stm)
+}
+
 /// Scores at least this far from zero are mates.
 pub const MATE_BOUND: i32 = MATE - 2 * MAX_PLY as i32;
 
@@ -177,11 +184,10 @@ impl<'a, V: Evaluate> Worker<'a, V> {
         // moves by their order, then quiet ones by advance, alike for both colours.
         let (geo, stm) = (pos.geometry(), pos.side_to_move());
         root_moves.sort_by_key(|r| {
-            let hint = advance_hint(r.mv, geo, stm);
             std::cmp::Reverse(if pos.is_tactical(r.mv) {
-                SCORE_GOOD_TACTICAL + ((pos.tactical_order(r.mv) as i64) << HINT_BITS) + hint
+                SCORE_GOOD_TACTICAL + tactical_key(pos, r.mv, geo, stm)
             } else {
-                hint
+                advance_hint(r.mv, geo, stm)
             })
         });
         Worker {
@@ -538,8 +544,7 @@ impl<'a, V: Evaluate> Worker<'a, V> {
             let s = if m == tt_move {
                 SCORE_TT
             } else if self.pos.is_tactical(m) {
-                let o =
-                    ((self.pos.tactical_order(m) as i64) << HINT_BITS) | advance_hint(m, geo, stm);
+                let o = tactical_key(&self.pos, m, geo, stm);
                 if self.pos.see_ge(m, 0) {
                     SCORE_GOOD_TACTICAL + o
                 } else {
@@ -746,8 +751,7 @@ impl<'a, V: Evaluate> Worker<'a, V> {
             if m == tt_move && (in_check || self.pos.is_tactical(m)) {
                 moves.push((m, SCORE_TT));
             } else if self.pos.is_tactical(m) {
-                let o =
-                    ((self.pos.tactical_order(m) as i64) << HINT_BITS) | advance_hint(m, geo, stm);
+                let o = tactical_key(&self.pos, m, geo, stm);
                 moves.push((m, SCORE_GOOD_TACTICAL + o));
             } else if in_check {
                 moves.push((m, self.quiet_score(m, geo, stm)));
