@@ -398,6 +398,36 @@ fn no_legal_move_at_root() {
     assert_eq!(r.score, Score::Cp(0));
 }
 
+fn search_with_contempt(p: &Chess, depth: u32, contempt: i32) -> SearchResult {
+    let mut engine = Engine::new(16, 1);
+    engine.contempt = contempt;
+    let limits = Limits {
+        depth: Some(depth),
+        ..Limits::default()
+    };
+    engine.search(p, &limits, &Control::new(false), &|_| {})
+}
+
+/// Contempt: a draw scores −Contempt for the side to move at the root. White, a queen down,
+/// is at the 99th half-move: every quiet move draws by the 50-move rule, so the score is the
+/// draw's, exactly. The only move that goes on is Nxb2, losing the knight to Qxb2.
+#[test]
+fn contempt_scores_draws_for_the_root_side() {
+    let p = pos("k7/8/8/4q3/8/8/1p6/3N3K w - - 99 80");
+    let r = search_depth(&p, 4);
+    assert_eq!(r.score, Score::Cp(0));
+    assert_ne!(text(&p, r.best.unwrap()), "d1b2");
+    assert_eq!(search_with_contempt(&p, 4, 50).score, Score::Cp(-50));
+    assert_eq!(search_with_contempt(&p, 4, -50).score, Score::Cp(50));
+    // A contempt larger than the lost position's evaluation plays on instead.
+    let r = search_with_contempt(&p, 4, 5000);
+    assert_eq!(text(&p, r.best.unwrap()), "d1b2");
+    let Score::Cp(cp) = r.score else {
+        panic!("no mate here: {:?}", r.score)
+    };
+    assert!((-5000..-900).contains(&cp), "{cp}");
+}
+
 /// `cargo test --test search bench_numbers -- --ignored --nocapture`: prints the bench.
 #[test]
 #[ignore]

@@ -159,11 +159,13 @@ impl Control {
 /// The table is sized from `hash_mb` when the engine is built. To change the hash size, call
 /// [`Engine::resize`] before sharing the engine (or set `hash_mb`: a search whose `hash_mb` no
 /// longer matches the table reallocates it first; either way the old table is freed before
-/// the new one is allocated). `threads` and `multipv` are read at the start of each search.
+/// the new one is allocated). `threads`, `multipv` and `contempt` are read at the start of each search.
 pub struct Engine {
     pub hash_mb: usize,
     pub threads: usize,
     pub multipv: usize,
+    /// Centipawns a draw costs the side to move at the root (0: a draw scores 0).
+    pub contempt: i32,
     tt: RwLock<tt::TranspositionTable>,
 }
 
@@ -173,6 +175,7 @@ impl Engine {
             hash_mb,
             threads,
             multipv: 1,
+            contempt: 0,
             tt: RwLock::new(tt::TranspositionTable::new(hash_mb)),
         }
     }
@@ -224,8 +227,11 @@ impl Engine {
         search::run(
             pos,
             &tt,
-            self.threads,
-            self.multipv,
+            search::Settings {
+                threads: self.threads,
+                multipv: self.multipv,
+                contempt: self.contempt,
+            },
             limits,
             control,
             report,

@@ -60,19 +60,20 @@ fn tactical_key<V: Variant>(pos: &V, m: Move, geo: Geometry, stm: Color) -> i64 
 /// Scores at least this far from zero are mates.
 pub const MATE_BOUND: i32 = MATE - 2 * MAX_PLY as i32;
 
-/// The score of a node whose side to move has no legal move, `ply` plies from the root.
+/// The score of a node whose side to move has no legal move, `ply` plies from the root;
+/// `draw` is what a draw scores for the side to move (see `Worker::draw_score`).
 ///
 /// The variant's `outcome()` says who won; a variant without one falls back to chess's rule.
 #[inline]
-pub fn no_legal_move_score<V: Variant>(pos: &V, ply: usize) -> i32 {
+pub fn no_legal_move_score<V: Variant>(pos: &V, ply: usize, draw: i32) -> i32 {
     // The rules decide what "no legal move" means: mate and stalemate in chess, the end of
     // both boards in Infinite Recursion, a loss in Immune Chess.
     match pos.outcome() {
         Some(Outcome::Win { winner, .. }) if winner == pos.side_to_move() => MATE - ply as i32,
         Some(Outcome::Win { .. }) => -MATE + ply as i32,
-        Some(Outcome::Draw { .. }) => 0,
+        Some(Outcome::Draw { .. }) => draw,
         None if pos.in_check() => -MATE + ply as i32,
-        None => 0,
+        None => draw,
     }
 }
 
@@ -111,6 +112,8 @@ pub(crate) struct Shared<'a> {
     /// Nodes of each thread, published every so often (exactly at iteration ends).
     pub nodes: Vec<AtomicU64>,
     pub multipv: usize,
+    /// Centipawns a draw costs the root's side to move.
+    pub contempt: i32,
     pub start: Instant,
 }
 
@@ -160,6 +163,8 @@ pub(crate) struct Worker<'a, V: Evaluate> {
     /// Whether the move leading to each ply was a null move.
     null_before: [bool; MAX_PLY + 1],
     pub root_moves: Vec<RootMove>,
+    /// The side to move at the root (a draw's score is seen from it).
+    root_side: Color,
     /// The result of the last completed iteration: (depth, root moves).
     pub completed: Option<(u32, Vec<RootMove>)>,
 }
@@ -204,6 +209,7 @@ impl<'a, V: Evaluate> Worker<'a, V> {
             evals: [0; MAX_PLY + 1],
             null_before: [false; MAX_PLY + 1],
             root_moves,
+            root_side: stm,
             completed: None,
         }
     }
@@ -441,6 +447,17 @@ impl<'a, V: Evaluate> Worker<'a, V> {
         best
     }
 
+    /// A draw's score for the side to move: −contempt for the root's side, +contempt for
+    /// the other.
+    #[inline]
+    fn draw_score(&self) -> i32 {
+        if self.pos.side_to_move() == self.root_side {
+            -self.shared.contempt
+        } else {
+            self.shared.contempt
+        }
+    }
+
     /// Alpha-beta below the root (`ply` ≥ 1).
     fn search(&mut self, mut depth: i32, mut alpha: i32, mut beta: i32, ply: usize) -> i32 {
         let pv_node = beta - alpha > 1;
@@ -458,7 +475,7 @@ impl<'a, V: Evaluate> Worker<'a, V> {
         self.nodes += 1;
         self.seldepth = self.seldepth.max(ply);
         if self.pos.is_search_draw() {
-            return 0;
+            return self.draw_score();
         }
         if ply >= MAX_PLY - 1 {
             return if in_check { 0 } else { self.pos.evaluate() };
@@ -535,7 +552,7 @@ impl<'a, V: Evaluate> Worker<'a, V> {
         let mut list = MoveList::new();
         self.pos.legal_moves(&mut list);
         if list.is_empty() {
-            return no_legal_move_score(&self.pos, ply);
+            return no_legal_move_score(&self.pos, ply, self.draw_score());
         }
         let mut scores: ArrayVec<i64, MAX_MOVES> = ArrayVec::new();
         let killers = self.killers[ply];
@@ -704,7 +721,7 @@ impl<'a, V: Evaluate> Worker<'a, V> {
         self.nodes += 1;
         self.seldepth = self.seldepth.max(ply);
         if self.pos.is_search_draw() {
-            return 0;
+            return self.draw_score();
         }
         let in_check = self.pos.in_check();
         if ply >= MAX_PLY - 1 {
@@ -743,7 +760,7 @@ impl<'a, V: Evaluate> Worker<'a, V> {
         let mut list = MoveList::new();
         self.pos.legal_moves(&mut list);
         if in_check && list.is_empty() {
-            return no_legal_move_score(&self.pos, ply);
+            return no_legal_move_score(&self.pos, ply, self.draw_score());
         }
         let mut moves: ArrayVec<(Move, i64), MAX_MOVES> = ArrayVec::new();
         let (geo, stm) = (self.pos.geometry(), self.pos.side_to_move());
@@ -800,16 +817,28 @@ impl<'a, V: Evaluate> Worker<'a, V> {
     }
 }
 
+/// The engine's settings a search reads (see [`super::Engine`]).
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct Settings {
+    pub threads: usize,
+    pub multipv: usize,
+    pub contempt: i32,
+}
+
 /// Searches `pos` with `threads` threads (lazy SMP); the main thread's result is returned.
 pub(crate) fn run<V: Evaluate>(
     pos: &V,
     tt: &TranspositionTable,
-    threads: usize,
-    multipv: usize,
+    settings: Settings,
     limits: &Limits,
     control: &Control,
     report: &(dyn Fn(&Info) + Sync),
 ) -> SearchResult {
+    let Settings {
+        threads,
+        multipv,
+        contempt,
+    } = settings;
     let threads = threads.max(1);
     tt.new_search();
     let shared = Shared {
@@ -820,6 +849,7 @@ pub(crate) fn run<V: Evaluate>(
         abort: AtomicBool::new(false),
         nodes: (0..threads).map(|_| AtomicU64::new(0)).collect(),
         multipv: multipv.max(1),
+        contempt,
         start: Instant::now(),
     };
     let shared = &shared;
@@ -876,7 +906,7 @@ fn result_of<V: Evaluate>(w: &Worker<'_, V>) -> SearchResult {
         return SearchResult {
             best: None,
             ponder: None,
-            score: to_score(no_legal_move_score(&w.pos, 0)),
+            score: to_score(no_legal_move_score(&w.pos, 0, 0)),
             depth: 0,
             nodes: w.nodes,
         };

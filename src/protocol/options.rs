@@ -38,6 +38,15 @@ pub const MOVE_OVERHEAD: Spin = Spin {
     min: 0,
     max: 5000,
 };
+/// Centipawns a draw costs the engine: a draw (repetition, the move-count rules, stalemate)
+/// is scored −Contempt for the side to move at the root, so a positive value plays on in
+/// positions somewhat worse than even rather than take a draw (against weaker opponents).
+pub const CONTEMPT: Spin = Spin {
+    name: "Contempt",
+    default: 0,
+    min: -10_000,
+    max: 10_000,
+};
 /// XBoard only: count ranks from 0 on 16-rank boards, for XBoard started with `-rankOffset 1`
 /// (XBoard 4.9.1 misreads an engine's move from rank 16 otherwise).
 pub const RANK_OFFSET: Spin = Spin {
@@ -111,6 +120,8 @@ pub struct Settings {
     pub ponder: bool,
     pub multipv: usize,
     pub move_overhead: u64,
+    /// Centipawns, see [`CONTEMPT`].
+    pub contempt: i32,
     pub variant: VariantKind,
     /// XBoard's `-rankOffset` (0 or 1) on boards of more than 10 ranks.
     pub rank_offset: u8,
@@ -124,6 +135,7 @@ impl Default for Settings {
             ponder: false,
             multipv: MULTIPV.default as usize,
             move_overhead: MOVE_OVERHEAD.default as u64,
+            contempt: CONTEMPT.default as i32,
             variant: VariantKind::Chess,
             rank_offset: RANK_OFFSET.default as u8,
         }
@@ -155,6 +167,8 @@ impl Settings {
             self.multipv = MULTIPV.parse(value)? as usize;
         } else if same(MOVE_OVERHEAD.name) {
             self.move_overhead = MOVE_OVERHEAD.parse(value)? as u64;
+        } else if same(CONTEMPT.name) {
+            self.contempt = CONTEMPT.parse(value)? as i32;
         } else if same(RANK_OFFSET.name) {
             self.rank_offset = RANK_OFFSET.parse(value)? as u8;
         } else if same(PONDER) {
@@ -188,6 +202,7 @@ impl Settings {
             format!("option name {PONDER} type check default false"),
             MULTIPV.uci(),
             MOVE_OVERHEAD.uci(),
+            CONTEMPT.uci(),
             format!(
                 "option name {UCI_VARIANT} type combo default {}{vars}",
                 VariantKind::Chess.name()
@@ -201,6 +216,7 @@ impl Settings {
     pub fn xboard_options() -> Vec<String> {
         vec![
             MOVE_OVERHEAD.xboard(),
+            CONTEMPT.xboard(),
             MULTIPV.xboard(),
             RANK_OFFSET.xboard(),
             format!("feature option=\"{CLEAR_HASH} -button\""),

@@ -96,6 +96,7 @@ impl Searcher {
     pub fn new(settings: &Settings, out: Output, done_tx: UnboundedSender<u64>) -> Searcher {
         let mut engine = Engine::new(settings.hash_mb, settings.threads);
         engine.multipv = settings.multipv;
+        engine.contempt = settings.contempt;
         Searcher {
             engine: Arc::new(engine),
             out,
@@ -161,11 +162,13 @@ impl Searcher {
                 }
                 engine.threads = settings.threads;
                 engine.multipv = settings.multipv;
+                engine.contempt = settings.contempt;
             }
             None => {
                 // Should not happen (searches are joined before the next starts).
                 let mut engine = Engine::new(settings.hash_mb, settings.threads);
                 engine.multipv = settings.multipv;
+                engine.contempt = settings.contempt;
                 self.engine = Arc::new(engine);
                 self.clear_pending = false;
             }
