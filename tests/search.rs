@@ -20,7 +20,12 @@ fn pos(fen: &str) -> Chess {
 }
 
 fn search_depth(p: &Chess, depth: u32) -> SearchResult {
-    let engine = Engine::new(16, 1);
+    search_with_contempt(p, depth, 0)
+}
+
+fn search_with_contempt(p: &Chess, depth: u32, contempt: i32) -> SearchResult {
+    let mut engine = Engine::new(16, 1);
+    engine.contempt = contempt;
     let limits = Limits {
         depth: Some(depth),
         ..Limits::default()
@@ -396,16 +401,6 @@ fn no_legal_move_at_root() {
     let r = search_depth(&pos("k7/2Q5/1K6/8/8/8/8/8 b - - 0 1"), 5);
     assert_eq!(r.best, None);
     assert_eq!(r.score, Score::Cp(0));
-}
-
-fn search_with_contempt(p: &Chess, depth: u32, contempt: i32) -> SearchResult {
-    let mut engine = Engine::new(16, 1);
-    engine.contempt = contempt;
-    let limits = Limits {
-        depth: Some(depth),
-        ..Limits::default()
-    };
-    engine.search(p, &limits, &Control::new(false), &|_| {})
 }
 
 /// Contempt: a draw scores −Contempt for the side to move at the root. White, a queen down,

@@ -159,7 +159,8 @@ impl Control {
 /// The table is sized from `hash_mb` when the engine is built. To change the hash size, call
 /// [`Engine::resize`] before sharing the engine (or set `hash_mb`: a search whose `hash_mb` no
 /// longer matches the table reallocates it first; either way the old table is freed before
-/// the new one is allocated). `threads`, `multipv` and `contempt` are read at the start of each search.
+/// the new one is allocated). `threads`, `multipv` and `contempt` are read at the start of
+/// each search.
 pub struct Engine {
     pub hash_mb: usize,
     pub threads: usize,

@@ -87,6 +87,20 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
+/// What the engine reads from the settings at each search (the hash size is applied apart:
+/// it reallocates the table).
+fn read_settings(engine: &mut Engine, settings: &Settings) {
+    engine.threads = settings.threads;
+    engine.multipv = settings.multipv;
+    engine.contempt = settings.contempt;
+}
+
+fn new_engine(settings: &Settings) -> Engine {
+    let mut engine = Engine::new(settings.hash_mb, settings.threads);
+    read_settings(&mut engine, settings);
+    engine
+}
+
 /// The first legal move, as a last resort.
 fn first_legal(root: &AnyPos) -> Option<Move> {
     root.legal_moves().first().copied()
@@ -94,11 +108,8 @@ fn first_legal(root: &AnyPos) -> Option<Move> {
 
 impl Searcher {
     pub fn new(settings: &Settings, out: Output, done_tx: UnboundedSender<u64>) -> Searcher {
-        let mut engine = Engine::new(settings.hash_mb, settings.threads);
-        engine.multipv = settings.multipv;
-        engine.contempt = settings.contempt;
         Searcher {
-            engine: Arc::new(engine),
+            engine: Arc::new(new_engine(settings)),
             out,
             done_tx,
             next_id: 1,
@@ -160,16 +171,11 @@ impl Searcher {
                     engine.resize(settings.hash_mb);
                     self.clear_pending = false;
                 }
-                engine.threads = settings.threads;
-                engine.multipv = settings.multipv;
-                engine.contempt = settings.contempt;
+                read_settings(engine, settings);
             }
             None => {
                 // Should not happen (searches are joined before the next starts).
-                let mut engine = Engine::new(settings.hash_mb, settings.threads);
-                engine.multipv = settings.multipv;
-                engine.contempt = settings.contempt;
-                self.engine = Arc::new(engine);
+                self.engine = Arc::new(new_engine(settings));
                 self.clear_pending = false;
             }
         }
