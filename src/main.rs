@@ -34,6 +34,11 @@ use cellmate::protocol::options::variant_list;
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
+    /// Microorganism Chess piece values for this process, for tuning by games: nine
+    /// centipawn integers separated by ':' in type order (red blood cell, Neuron, White
+    /// blood cell, Paramecium, Bacterium, Amoeba, Platelet, Virus, Prion).
+    #[arg(long, global = true, value_name = "V:V:…")]
+    micro_values: Option<String>,
 }
 
 #[derive(Subcommand)]
@@ -329,6 +334,15 @@ fn main() -> ExitCode {
         .target(env_logger::Target::Stderr)
         .init();
     let cli = Cli::parse();
+    if let Some(text) = &cli.micro_values {
+        match cellmate::engine::eval::micro::parse_values(text) {
+            Ok(v) => cellmate::engine::eval::micro::set_values(v),
+            Err(e) => {
+                eprintln!("error: --micro-values: {e}");
+                return ExitCode::from(2);
+            }
+        }
+    }
     let res = match cli.command {
         None => cellmate::protocol::run_stdio().map_err(|e| e.to_string()),
         Some(Command::Perft {

@@ -97,3 +97,77 @@ fn empty_input_exits_quietly() {
     assert!(o.status.success());
     assert!(o.stdout.is_empty());
 }
+
+/// Runs the protocol loop with `args`, sends UCI `commands` (ending with a `go`), and returns
+/// stdout's lines up to `bestmove`; then quits.
+fn run_uci(args: &[&str], commands: &str) -> Vec<String> {
+    use std::io::{BufRead, BufReader, Write};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_cellmate"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("cannot run cellmate");
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(commands.as_bytes()).unwrap();
+    let mut lines = Vec::new();
+    for line in BufReader::new(child.stdout.take().unwrap()).lines() {
+        let line = line.unwrap();
+        let done = line.starts_with("bestmove");
+        lines.push(line);
+        if done {
+            break;
+        }
+    }
+    stdin.write_all(b"quit\n").unwrap();
+    drop(stdin);
+    assert!(child.wait().unwrap().success());
+    lines
+}
+
+/// The score of a depth-1 search, from the last `info … score cp N` line.
+fn depth1_score(lines: &[String]) -> i64 {
+    let line = lines
+        .iter()
+        .rev()
+        .find(|l| l.contains(" score cp "))
+        .unwrap_or_else(|| panic!("no score in {lines:#?}"));
+    let after = line.split(" score cp ").nth(1).unwrap();
+    after.split_whitespace().next().unwrap().parse().unwrap()
+}
+
+/// `--micro-values` (for tuning by games, scripts/spsa.py) replaces the Microorganism piece
+/// values of the process: with White's White blood cell (a1) missing, a White blood cell
+/// worth 1500 instead of 500 lowers White's score by exactly 1000 (no capture is possible
+/// in the first move, so the material difference is the same after every move).
+#[test]
+fn micro_values_flag_sets_the_piece_values() {
+    let go = "uci\nsetoption name UCI_Variant value microorganism\nposition fen \
+              wabtrvtcntvrtbaw/pppppppppppppppp/16/16/16/16/16/16/16/16/16/16/16/16/\
+              PPPPPPPPPPPPPPPP/1ABTRVTCNTVRTBAW w - 0 1\ngo depth 1\n";
+    let default = depth1_score(&run_uci(&[], go));
+    let same = depth1_score(&run_uci(
+        &["--micro-values", "100:0:500:1100:450:650:180:350:220"],
+        go,
+    ));
+    let dearer = depth1_score(&run_uci(
+        &["--micro-values", "100:0:1500:1100:450:650:180:350:220"],
+        go,
+    ));
+    assert_eq!(same, default);
+    assert_eq!(default - dearer, 1000);
+    // Malformed: one error line on stderr, exit status 2, no engine started.
+    for bad in [
+        "100:0:500",
+        "100:0:500:1100:450:650:180:350:x",
+        "1:2:3:4:5:6:7:8:9:10",
+    ] {
+        let o = run(&["--micro-values", bad]);
+        assert_eq!(o.status.code(), Some(2), "{bad}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.starts_with("error: --micro-values: "), "{err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(o.stdout.is_empty());
+    }
+}

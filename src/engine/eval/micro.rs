@@ -2,6 +2,8 @@
 //! Bacterium's absorbed powers, walls, expansion, riders, pending infections — plus the
 //! advance of red blood cells, and mobility.
 
+use std::sync::atomic::{AtomicI32, Ordering};
+
 use crate::core::{BitSet, Color, Square, Variant};
 use crate::variants::micro::{
     tables, Cell, Micro, BACTERIUM, BONDED, EXPANDED, INFECTED, NEURON, OFF, PRION, RBC, TYPES,
@@ -16,8 +18,63 @@ pub const VALUE: [i32; TYPES] = [100, 0, 500, 1100, 450, 650, 180, 350, 220];
 /// What each absorbed gift adds to a Bacterium.
 pub const GIFT: [i32; TYPES] = [0, 0, 500, 550, 0, 350, 60, 200, 120];
 
+/// The values in use: [`VALUE`] unless the process was started with `--micro-values`
+/// (for tuning by games, `scripts/spsa.py`). One process plays one engine's values, so a
+/// process-wide table is enough; the loads are plain reads.
+static VALUES: [AtomicI32; TYPES] = [
+    AtomicI32::new(VALUE[0]),
+    AtomicI32::new(VALUE[1]),
+    AtomicI32::new(VALUE[2]),
+    AtomicI32::new(VALUE[3]),
+    AtomicI32::new(VALUE[4]),
+    AtomicI32::new(VALUE[5]),
+    AtomicI32::new(VALUE[6]),
+    AtomicI32::new(VALUE[7]),
+    AtomicI32::new(VALUE[8]),
+];
+
+/// Replaces the piece values of this process (centipawns, in type order: red blood cell,
+/// Neuron, White blood cell, Paramecium, Bacterium, Amoeba, Platelet, Virus, Prion).
+pub fn set_values(values: [i32; TYPES]) {
+    for (slot, v) in VALUES.iter().zip(values) {
+        slot.store(v, Ordering::Relaxed);
+    }
+}
+
+/// The piece values in use.
+pub fn values() -> [i32; TYPES] {
+    std::array::from_fn(|t| VALUES[t].load(Ordering::Relaxed))
+}
+
+/// Reads `--micro-values`: nine integers separated by `:` (commas would split the match
+/// runner's engine specs).
+pub fn parse_values(text: &str) -> Result<[i32; TYPES], String> {
+    let parts: Vec<&str> = text.split(':').collect();
+    if parts.len() != TYPES {
+        return Err(format!(
+            "expected {TYPES} values separated by ':', got {}",
+            parts.len()
+        ));
+    }
+    let mut out = [0; TYPES];
+    for (slot, p) in out.iter_mut().zip(&parts) {
+        *slot = p
+            .trim()
+            .parse()
+            .map_err(|_| format!("not an integer: {p:?}"))?;
+        if !(-100_000..=100_000).contains(slot) {
+            return Err(format!("out of range (±100000): {slot}"));
+        }
+    }
+    Ok(out)
+}
+
+fn value(kind: u8) -> i32 {
+    VALUES[kind as usize].load(Ordering::Relaxed)
+}
+
 fn piece_value(kind: u8, absorbed: u16) -> i32 {
-    let mut v = VALUE[kind as usize];
+    let mut v = value(kind);
     if kind == BACTERIUM {
         for (t, g) in GIFT.iter().enumerate() {
             if absorbed & (1 << t) != 0 {
@@ -68,7 +125,7 @@ impl Evaluate for Micro {
             let owner = inf.carrier.color as usize;
             let victim = self.cell(inf.victim);
             score[owner] += piece_value(inf.carrier.kind, inf.carrier.absorbed)
-                + VALUE[VIRUS as usize]
+                + value(VIRUS)
                 + piece_value(victim.kind, victim.absorbed) / 2;
         }
         // Mobility: the squares the officers reach (measured by `cellmate tune`: about 5 cp a

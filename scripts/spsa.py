@@ -1,0 +1,95 @@
+#!/usr/bin/env python3
+"""Tunes Microorganism Chess piece values by games (SPSA, Spall 1998).
+
+Each iteration perturbs every tuned value at once by +-c_k (a random sign each), plays the
+plus-engine against the minus-engine from one random opening with both colours
+(`cellmate match`, fixed nodes, so the two games are the same pair of players swapped),
+and moves the values along the result: theta += a_k * (wins - losses) / (2 c_k delta), where
+a_k and c_k shrink with k as Spall recommends (exponents 0.602 and 0.101, A = 10% of the run).
+Values are centipawns; the red blood cell (the anchor, 100) and the Neuron (0) stay fixed.
+
+    python3 scripts/spsa.py ./cellmate --iterations 800 --nodes 500 --out /tmp/spsa
+
+Writes one line per iteration to OUT/log.tsv (iteration, result, the values) and the
+running values to OUT/theta.txt, so a run can be stopped at any time and resumed with
+--resume. The values to try are then those of the last line (or a mean of the last
+iterations), checked by an SPRT against the engine's own (docs/strength.md).
+"""
+
+import argparse
+import os
+import random
+import re
+import subprocess
+import sys
+
+NAMES = ["rbc", "neuron", "wbc", "paramecium", "bacterium", "amoeba", "platelet", "virus", "prion"]
+START = [100, 0, 500, 1100, 450, 650, 180, 350, 220]
+TUNED = [2, 3, 4, 5, 6, 7, 8]  # indices tuned; rbc and neuron stay
+
+
+def play(binary, plus, minus, nodes, seed, plies):
+    spec = lambda v, n: f"cmd={binary},arg=--micro-values={':'.join(map(str, v))},name={n}"
+    cmd = [binary, "match", "--engine", spec(plus, "plus"), "--engine", spec(minus, "minus"),
+           "--variant", "microorganism", "--nodes", str(nodes), "--games", "2",
+           "--random-plies", str(plies), "--seed", str(seed), "--concurrency", "1"]
+    out = subprocess.run(cmd, capture_output=True, text=True).stdout
+    m = re.search(r"^Score of plus vs minus: (\d+) (\d+) (\d+)", out, re.M)
+    if not m:
+        raise RuntimeError("no result from match:\n" + out)
+    w, l, _d = map(int, m.groups())
+    return w - l
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("binary")
+    ap.add_argument("--iterations", type=int, default=800)
+    ap.add_argument("--nodes", type=int, default=500)
+    ap.add_argument("--random-plies", type=int, default=8)
+    ap.add_argument("--c", type=float, default=60.0, help="perturbation at iteration 1 (cp)")
+    ap.add_argument("--step", type=float, default=3.0,
+                    help="cp a value moves at iteration 1 for a result of +1 (a game pair won)")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--out", default="/tmp/spsa")
+    ap.add_argument("--resume", action="store_true")
+    args = ap.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+    theta = [float(v) for v in START]
+    first = 0
+    log_path = os.path.join(args.out, "log.tsv")
+    if args.resume and os.path.exists(log_path):
+        lines = open(log_path).read().split("\n")
+        lines = [l for l in lines if l and not l.startswith("#")]
+        if lines:
+            cols = lines[-1].split("\t")
+            first = int(cols[0])
+            theta = [float(x) for x in cols[2:]]
+    else:
+        with open(log_path, "w") as f:
+            f.write("#iter\tresult\t" + "\t".join(NAMES) + "\n")
+    big_a = 0.1 * args.iterations
+    alpha, gamma = 0.602, 0.101
+    a1 = 2 * args.c * args.step * (1 + big_a) ** alpha
+    rng = random.Random(args.seed * 1_000_003 + first)
+    for k in range(first + 1, args.iterations + 1):
+        c_k = args.c / k ** gamma
+        a_k = a1 / (k + big_a) ** alpha
+        delta = [rng.choice((-1, 1)) for _ in TUNED]
+        plus, minus = list(map(round, theta)), list(map(round, theta))
+        for d, i in zip(delta, TUNED):
+            plus[i] = round(theta[i] + c_k * d)
+            minus[i] = round(theta[i] - c_k * d)
+        result = play(args.binary, plus, minus, args.nodes, args.seed * 100_000 + k,
+                      args.random_plies)
+        for d, i in zip(delta, TUNED):
+            theta[i] = max(0.0, theta[i] + a_k * result / (2 * c_k * d))
+        with open(log_path, "a") as f:
+            f.write(f"{k}\t{result}\t" + "\t".join(f"{t:.1f}" for t in theta) + "\n")
+        with open(os.path.join(args.out, "theta.txt"), "w") as f:
+            f.write(":".join(str(round(t)) for t in theta) + "\n")
+        print(k, result, " ".join(f"{n}={round(t)}" for n, t in zip(NAMES, theta)), flush=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
