@@ -28,11 +28,11 @@ START = [100, 0, 500, 1100, 450, 650, 180, 350, 220]
 TUNED = [2, 3, 4, 5, 6, 7, 8]  # indices tuned; rbc and neuron stay
 
 
-def play(binary, plus, minus, nodes, seed, plies):
+def play(binary, plus, minus, nodes, seed, plies, concurrency):
     spec = lambda v, n: f"cmd={binary},arg=--micro-values={':'.join(map(str, v))},name={n}"
     cmd = [binary, "match", "--engine", spec(plus, "plus"), "--engine", spec(minus, "minus"),
            "--variant", "microorganism", "--nodes", str(nodes), "--games", "2",
-           "--random-plies", str(plies), "--seed", str(seed), "--concurrency", "1"]
+           "--random-plies", str(plies), "--seed", str(seed), "--concurrency", str(concurrency)]
     out = subprocess.run(cmd, capture_output=True, text=True).stdout
     m = re.search(r"^Score of plus vs minus: (\d+) (\d+) (\d+)", out, re.M)
     if not m:
@@ -51,6 +51,7 @@ def main():
     ap.add_argument("--step", type=float, default=3.0,
                     help="cp a value moves at iteration 1 for a result of +1 (a game pair won)")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--concurrency", type=int, default=1, help="the pair's two games at once (2)")
     ap.add_argument("--out", default="/tmp/spsa")
     ap.add_argument("--resume", action="store_true")
     args = ap.parse_args()
@@ -81,7 +82,7 @@ def main():
             plus[i] = round(theta[i] + c_k * d)
             minus[i] = round(theta[i] - c_k * d)
         result = play(args.binary, plus, minus, args.nodes, args.seed * 100_000 + k,
-                      args.random_plies)
+                      args.random_plies, args.concurrency)
         for d, i in zip(delta, TUNED):
             theta[i] = max(0.0, theta[i] + a_k * result / (2 * c_k * d))
         with open(log_path, "a") as f:
