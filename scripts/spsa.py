@@ -12,8 +12,11 @@ Values are centipawns; the red blood cell (the anchor, 100) and the Neuron (0) s
 
 Writes one line per iteration to OUT/log.tsv (iteration, result, the values) and the
 running values to OUT/theta.txt, so a run can be stopped at any time and resumed with
---resume. The values to try are then those of the last line (or a mean of the last
-iterations), checked by an SPRT against the engine's own (docs/strength.md).
+--resume. The values to try are the mean over the last iterations,
+
+    python3 scripts/spsa.py --summarize /tmp/spsa --last 500
+
+checked by an SPRT against the engine's own (docs/strength.md).
 """
 
 import argparse
@@ -41,7 +44,29 @@ def play(binary, plus, minus, nodes, seed, plies, concurrency):
     return w - l
 
 
+def summarize(out, last):
+    """Mean and spread of each value over the last iterations of a run's log."""
+    rows = [l.split("\t") for l in open(os.path.join(out, "log.tsv")) if l[0] != "#" and l.strip()]
+    rows = rows[-last:]
+    print(f"iterations {rows[0][0]}-{rows[-1][0]} ({len(rows)}), result sum "
+          f"{sum(int(r[1]) for r in rows)}")
+    means = []
+    for i, name in enumerate(NAMES):
+        xs = [float(r[2 + i]) for r in rows]
+        m = sum(xs) / len(xs)
+        sd = (sum((x - m) ** 2 for x in xs) / len(xs)) ** 0.5
+        means.append(round(m))
+        print(f"{name:11} start {START[i]:5}  mean {m:7.1f}  sd {sd:5.1f}")
+    print("--micro-values " + ":".join(map(str, means)))
+
+
 def main():
+    if len(sys.argv) > 1 and sys.argv[1] == "--summarize":
+        sm = argparse.ArgumentParser()
+        sm.add_argument("--summarize", metavar="OUT", required=True)
+        sm.add_argument("--last", type=int, default=500)
+        a = sm.parse_args()
+        return summarize(a.summarize, a.last)
     ap = argparse.ArgumentParser()
     ap.add_argument("binary")
     ap.add_argument("--iterations", type=int, default=800)
