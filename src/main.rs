@@ -25,6 +25,28 @@ use cellmate::core::Dialect;
 use cellmate::protocol::game::{Game, VariantKind};
 use cellmate::protocol::options::variant_list;
 
+/// Writes to stdout. A closed pipe (`cellmate bench | head -1`) ends the program quietly with
+/// status 0, as Unix tools do, where `println!` would panic.
+macro_rules! out {
+    ($($arg:tt)*) => { write_out(format_args!($($arg)*)) };
+}
+macro_rules! outln {
+    () => { write_out(format_args!("\n")) };
+    ($($arg:tt)*) => { write_out(format_args!("{}\n", format_args!($($arg)*))) };
+}
+
+fn write_out(args: std::fmt::Arguments) {
+    use std::io::Write;
+    let mut o = std::io::stdout().lock();
+    if let Err(e) = o.write_fmt(args).and_then(|()| o.flush()) {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            std::process::exit(0);
+        }
+        eprintln!("cellmate: cannot write to stdout: {e}");
+        std::process::exit(1);
+    }
+}
+
 #[derive(Parser)]
 #[command(
     name = "cellmate",
@@ -162,7 +184,7 @@ fn notation(args: NotationArgs) -> Result<(), String> {
     } else {
         game.lines()
     };
-    print!("{text}");
+    out!("{text}");
     Ok(())
 }
 
@@ -274,7 +296,7 @@ fn run_match(a: MatchArgs) -> Result<(), String> {
     cfg.max_plies = (a.max_plies > 0).then_some(a.max_plies);
     cfg.progress = !a.quiet;
     let report = referee::run(&cfg)?;
-    print!("{}", referee::summary(&cfg, &report));
+    out!("{}", referee::summary(&cfg, &report));
     Ok(())
 }
 
@@ -293,17 +315,17 @@ fn perft(variant: &str, fen: Option<&str>, depth: u32, divide: bool) -> Result<(
     let total = if divide {
         let (lines, total) = game.perft_divide(depth, Dialect::UCI);
         for (m, n) in lines {
-            println!("{m}: {n}");
+            outln!("{m}: {n}");
         }
-        println!();
+        outln!();
         total
     } else {
         game.perft(depth)
     };
     let ms = start.elapsed().as_millis() as u64;
-    println!("Nodes searched: {total}");
-    println!("Time: {ms} ms");
-    println!("Nodes/s: {}", total.saturating_mul(1000) / ms.max(1));
+    outln!("Nodes searched: {total}");
+    outln!("Time: {ms} ms");
+    outln!("Nodes/s: {}", total.saturating_mul(1000) / ms.max(1));
     Ok(())
 }
 
@@ -325,7 +347,7 @@ fn tune(
     }
     let fit = cellmate::tune::fit(&data.samples, ridge);
     let spread = (rounds > 0).then(|| cellmate::tune::bootstrap(&data, ridge, rounds, 1));
-    print!("{}", cellmate::tune::report(&data, &fit, spread.as_deref()));
+    out!("{}", cellmate::tune::report(&data, &fit, spread.as_deref()));
     Ok(())
 }
 
@@ -354,8 +376,8 @@ fn main() -> ExitCode {
         Some(Command::Bench { depth }) => {
             use cellmate::engine::bench;
             let (nodes, nps) = bench::bench(depth.unwrap_or(bench::DEFAULT_DEPTH));
-            println!("Nodes: {nodes}");
-            println!("NPS: {nps}");
+            outln!("Nodes: {nodes}");
+            outln!("NPS: {nps}");
             Ok(())
         }
         Some(Command::Notation {

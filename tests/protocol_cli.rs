@@ -171,3 +171,20 @@ fn micro_values_flag_sets_the_piece_values() {
         assert!(o.stdout.is_empty());
     }
 }
+
+/// A reader that stops early (`cellmate perft … | head -1`): the closed pipe ends the program
+/// quietly with status 0, no panic message.
+#[test]
+fn closed_stdout_ends_quietly() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_cellmate"))
+        .args(["perft", "--depth", "2", "--divide"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("cannot run cellmate");
+    drop(child.stdout.take()); // the reader goes away before the first line
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(String::from_utf8_lossy(&o.stderr), "");
+}
