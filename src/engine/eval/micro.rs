@@ -41,11 +41,6 @@ pub fn set_values(values: [i32; TYPES]) {
     }
 }
 
-/// The piece values in use.
-pub fn values() -> [i32; TYPES] {
-    std::array::from_fn(|t| VALUES[t].load(Ordering::Relaxed))
-}
-
 /// Reads `--micro-values`: nine integers separated by `:` (commas would split the match
 /// runner's engine specs).
 pub fn parse_values(text: &str) -> Result<[i32; TYPES], String> {
