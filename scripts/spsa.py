@@ -27,6 +27,7 @@ import subprocess
 import sys
 
 NAMES = ["rbc", "neuron", "wbc", "paramecium", "bacterium", "amoeba", "platelet", "virus", "prion"]
+# The starting guesses, where the session-7 run began (docs/strength.md); --start for others.
 START = [100, 0, 500, 1100, 450, 650, 180, 350, 220]
 TUNED = [2, 3, 4, 5, 6, 7, 8]  # indices tuned; rbc and neuron stay
 
@@ -79,9 +80,13 @@ def main():
     ap.add_argument("--concurrency", type=int, default=1, help="the pair's two games at once (2)")
     ap.add_argument("--out", default="/tmp/spsa")
     ap.add_argument("--resume", action="store_true")
+    ap.add_argument("--start", help="values to start from, nine integers with ':' between")
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
-    theta = [float(v) for v in START]
+    start = [int(v) for v in args.start.split(":")] if args.start else START
+    if len(start) != len(NAMES):
+        ap.error(f"--start needs {len(NAMES)} values")
+    theta = [float(v) for v in start]
     first = 0
     log_path = os.path.join(args.out, "log.tsv")
     if args.resume and os.path.exists(log_path):

@@ -139,7 +139,7 @@ fn depth1_score(lines: &[String]) -> i64 {
 
 /// `--micro-values` (for tuning by games, scripts/spsa.py) replaces the Microorganism piece
 /// values of the process: with White's White blood cell (a1) missing, a White blood cell
-/// worth 1500 instead of 500 lowers White's score by exactly 1000 (no capture is possible
+/// worth 1464 instead of its 464 lowers White's score by exactly 1000 (no capture is possible
 /// in the first move, so the material difference is the same after every move).
 #[test]
 fn micro_values_flag_sets_the_piece_values() {
@@ -148,11 +148,11 @@ fn micro_values_flag_sets_the_piece_values() {
               PPPPPPPPPPPPPPPP/1ABTRVTCNTVRTBAW w - 0 1\ngo depth 1\n";
     let default = depth1_score(&run_uci(&[], go));
     let same = depth1_score(&run_uci(
-        &["--micro-values", "100:0:500:1100:450:650:180:350:220"],
+        &["--micro-values", "100:0:464:984:499:753:55:351:332"],
         go,
     ));
     let dearer = depth1_score(&run_uci(
-        &["--micro-values", "100:0:1500:1100:450:650:180:350:220"],
+        &["--micro-values", "100:0:1464:984:499:753:55:351:332"],
         go,
     ));
     assert_eq!(same, default);

@@ -12,9 +12,12 @@ use crate::variants::micro::{
 
 use super::Evaluate;
 
-/// Values (centipawns, a red blood cell = 100). Still the starting guesses: a first
-/// measurement with `cellmate tune` (70 games) could not resolve them, see docs/strength.md.
-pub const VALUE: [i32; TYPES] = [100, 0, 500, 1100, 450, 650, 180, 350, 220];
+/// Values (centipawns, a red blood cell = 100), in type order: red blood cell, Neuron, White
+/// blood cell, Paramecium, Bacterium, Amoeba, Platelet, Virus, Prion. Tuned by games
+/// (`scripts/spsa.py`, 1623 SPSA iterations of self-play at 1000 nodes from the starting
+/// guesses 100, 0, 500, 1100, 450, 650, 180, 350, 220; the mean of iterations 1122-1621),
+/// see docs/strength.md "Values by SPSA".
+pub const VALUE: [i32; TYPES] = [100, 0, 464, 984, 499, 753, 55, 351, 332];
 /// What each absorbed gift adds to a Bacterium.
 pub const GIFT: [i32; TYPES] = [0, 0, 500, 550, 0, 350, 60, 200, 120];
 
