@@ -2,6 +2,9 @@
 
 use std::process::{Command, Output, Stdio};
 
+mod protocol_support;
+use protocol_support::Engine;
+
 fn run(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_cellmate"))
         .args(args)
@@ -99,30 +102,14 @@ fn empty_input_exits_quietly() {
 }
 
 /// Runs the protocol loop with `args`, sends UCI `commands` (ending with a `go`), and returns
-/// stdout's lines up to `bestmove`; then quits.
+/// stdout's lines up to `bestmove`; then ends the input and checks the exit.
 fn run_uci(args: &[&str], commands: &str) -> Vec<String> {
-    use std::io::{BufRead, BufReader, Write};
-    let mut child = Command::new(env!("CARGO_BIN_EXE_cellmate"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("cannot run cellmate");
-    let mut stdin = child.stdin.take().unwrap();
-    stdin.write_all(commands.as_bytes()).unwrap();
-    let mut lines = Vec::new();
-    for line in BufReader::new(child.stdout.take().unwrap()).lines() {
-        let line = line.unwrap();
-        let done = line.starts_with("bestmove");
-        lines.push(line);
-        if done {
-            break;
-        }
+    let mut engine = Engine::start_with_args(args);
+    for line in commands.lines() {
+        engine.send(line);
     }
-    stdin.write_all(b"quit\n").unwrap();
-    drop(stdin);
-    assert!(child.wait().unwrap().success());
+    let lines = engine.read_until(|l| l.starts_with("bestmove"));
+    engine.finish();
     lines
 }
 

@@ -31,7 +31,17 @@ impl Engine {
     /// Starts the engine with `RUST_LOG` set to `level` (its log goes to stderr, which
     /// [`Engine::finish_with_log`] returns).
     pub fn start_logging(level: &str) -> Engine {
+        Engine::start_with(level, &[])
+    }
+
+    /// Starts the engine with command-line `args` (e.g. `--micro-values …`).
+    pub fn start_with_args(args: &[&str]) -> Engine {
+        Engine::start_with("warn", args)
+    }
+
+    fn start_with(level: &str, args: &[&str]) -> Engine {
         let mut child = Command::new(env!("CARGO_BIN_EXE_cellmate"))
+            .args(args)
             .env("RUST_LOG", level)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())

@@ -24,17 +24,15 @@ pub const GIFT: [i32; TYPES] = [0, 0, 500, 550, 0, 350, 60, 200, 120];
 /// The values in use: [`VALUE`] unless the process was started with `--micro-values`
 /// (for tuning by games, `scripts/spsa.py`). One process plays one engine's values, so a
 /// process-wide table is enough; the loads are plain reads.
-static VALUES: [AtomicI32; TYPES] = [
-    AtomicI32::new(VALUE[0]),
-    AtomicI32::new(VALUE[1]),
-    AtomicI32::new(VALUE[2]),
-    AtomicI32::new(VALUE[3]),
-    AtomicI32::new(VALUE[4]),
-    AtomicI32::new(VALUE[5]),
-    AtomicI32::new(VALUE[6]),
-    AtomicI32::new(VALUE[7]),
-    AtomicI32::new(VALUE[8]),
-];
+static VALUES: [AtomicI32; TYPES] = {
+    let mut v = [const { AtomicI32::new(0) }; TYPES];
+    let mut t = 0;
+    while t < TYPES {
+        v[t] = AtomicI32::new(VALUE[t]);
+        t += 1;
+    }
+    v
+};
 
 /// Replaces the piece values of this process (centipawns, in type order: red blood cell,
 /// Neuron, White blood cell, Paramecium, Bacterium, Amoeba, Platelet, Virus, Prion).
