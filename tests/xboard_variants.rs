@@ -107,7 +107,7 @@ fn expected_immune() -> Vec<String> {
         (14, 'l'),
     ]);
     let mut v = vec![format!(
-        "setup ({w}{b}) 10x10+0_fairy btlmcdsltb/aenhoohnea/IIIIIIIIII/IIIIIIIIII/\
+        "setup ({w}{b}) 10x10+0_fairy benhoohneb/atlmcdslta/IIIIIIIIII/IIIIIIIIII/\
          IIIIIIIIII/IIIIIIIIII/IIIIIIIIII/IIIIIIIIII/IIIIIIIIII/10 w - - 0 1"
     )];
     for l in [

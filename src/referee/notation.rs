@@ -90,7 +90,7 @@ mod tests {
         assert!(parse_engine_move(&pos, "a3a2", Protocol::Xboard).is_err());
         let fen = pos.fen();
         let xb = engine_fen(kind, &fen, Protocol::Xboard);
-        assert!(xb.starts_with("btlmcdsltb/aenhoohnea/IIIIIIIIII/IIIIIIIIII/IIIIIIIIII/IIIIIIIIII/IIIIIIIIII/IIIIIIIIII/IIIIIIIIII/10 w"), "{xb}");
+        assert!(xb.starts_with("benhoohneb/atlmcdslta/IIIIIIIIII/IIIIIIIIII/IIIIIIIIII/IIIIIIIIII/IIIIIIIIII/IIIIIIIIII/IIIIIIIIII/10 w"), "{xb}");
         assert_eq!(engine_fen(kind, &xb, Protocol::Xboard), fen);
         assert_eq!(engine_fen(kind, &fen, Protocol::Uci), fen);
     }

@@ -29,11 +29,13 @@ pub use pieces::{
     NEUTROPHIL, TYPES,
 };
 
-/// The default setup (IM-2): seventy Invaders on ranks 3–9, in contact with the immune cells on
-/// ranks 1–2; Black moves first (IM-3). Chosen by measured self-play balance: see
+/// The default setup (IM-2): seventy Invaders on ranks 3–9 in contact with White's capturing
+/// cells on rank 2 (the Complement among them); the B-cells and the one-step cells, the
+/// Monocytes and the Helper Ts behind on rank 1; Black moves first (IM-3). Chosen by measured
+/// self-play balance and by the stronger side winning with either colour: see
 /// `docs/rules/immune.md`.
 pub const START_FEN: &str =
-    "10/iiiiiiiiii/iiiiiiiiii/iiiiiiiiii/iiiiiiiiii/iiiiiiiiii/iiiiiiiiii/iiiiiiiiii/AENHOOHNEA/BTLMCDSLTB b - 0 1";
+    "10/iiiiiiiiii/iiiiiiiiii/iiiiiiiiii/iiiiiiiiii/iiiiiiiiii/iiiiiiiiii/iiiiiiiiii/ATLMCDSLTA/BENHOOHNEB b - 0 1";
 
 /// What one piece reaches ([`ImmuneBoard::reach`]), for evaluation.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
