@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Tunes Microorganism Chess piece values by games (SPSA, Spall 1998).
+"""Tunes Microorganism Chess piece values (or a Bacterium's gift values) by games (SPSA,
+Spall 1998).
 
 Each iteration perturbs every tuned value at once by +-c_k (a random sign each), plays the
 plus-engine against the minus-engine from one random opening with both colours
@@ -7,6 +8,9 @@ plus-engine against the minus-engine from one random opening with both colours
 and moves the values along the result: theta += a_k * (wins - losses) / (2 c_k delta), where
 a_k and c_k shrink with k as Spall recommends (exponents 0.602 and 0.101, A = 10% of the run).
 Values are centipawns; the red blood cell (the anchor, 100) and the Neuron (0) stay fixed.
+`--tune gifts` tunes what a Bacterium gains per absorbed type instead (`--micro-gifts`; the
+six types with a gift: White blood cell, Paramecium, Amoeba, Platelet, Virus, Prion), the
+piece values staying the engine's own.
 
     python3 scripts/spsa.py ./cellmate --iterations 800 --nodes 500 --out /tmp/spsa
 
@@ -30,10 +34,14 @@ NAMES = ["rbc", "neuron", "wbc", "paramecium", "bacterium", "amoeba", "platelet"
 # The starting guesses, where the session-7 run began (docs/strength.md); --start for others.
 START = [100, 0, 500, 1100, 450, 650, 180, 350, 220]
 TUNED = [2, 3, 4, 5, 6, 7, 8]  # indices tuned; rbc and neuron stay
+# --tune gifts: the engine's GIFT table (src/engine/eval/micro.rs) and the types that have one.
+GIFT_START = [0, 0, 500, 550, 0, 350, 60, 200, 120]
+GIFT_TUNED = [2, 3, 5, 6, 7, 8]
+MODES = {"values": ("--micro-values", START, TUNED), "gifts": ("--micro-gifts", GIFT_START, GIFT_TUNED)}
 
 
-def play(binary, plus, minus, nodes, seed, plies, concurrency):
-    spec = lambda v, n: f"cmd={binary},arg=--micro-values={':'.join(map(str, v))},name={n}"
+def play(binary, flag, plus, minus, nodes, seed, plies, concurrency):
+    spec = lambda v, n: f"cmd={binary},arg={flag}={':'.join(map(str, v))},name={n}"
     cmd = [binary, "match", "--engine", spec(plus, "plus"), "--engine", spec(minus, "minus"),
            "--variant", "microorganism", "--nodes", str(nodes), "--games", "2",
            "--random-plies", str(plies), "--seed", str(seed), "--concurrency", str(concurrency)]
@@ -47,7 +55,10 @@ def play(binary, plus, minus, nodes, seed, plies, concurrency):
 
 def summarize(out, last):
     """Mean and spread of each value over the last iterations of a run's log."""
-    rows = [l.split("\t") for l in open(os.path.join(out, "log.tsv")) if l[0] != "#" and l.strip()]
+    lines = open(os.path.join(out, "log.tsv")).read().split("\n")
+    mode = "gifts" if "#tune gifts" in lines else "values"
+    flag, start, _ = MODES[mode]
+    rows = [l.split("\t") for l in lines if l.strip() and l[0] != "#"]
     rows = rows[-last:]
     print(f"iterations {rows[0][0]}-{rows[-1][0]} ({len(rows)}), result sum "
           f"{sum(int(r[1]) for r in rows)}")
@@ -57,8 +68,8 @@ def summarize(out, last):
         m = sum(xs) / len(xs)
         sd = (sum((x - m) ** 2 for x in xs) / len(xs)) ** 0.5
         means.append(round(m))
-        print(f"{name:11} start {START[i]:5}  mean {m:7.1f}  sd {sd:5.1f}")
-    print("--micro-values " + ":".join(map(str, means)))
+        print(f"{name:11} start {start[i]:5}  mean {m:7.1f}  sd {sd:5.1f}")
+    print(flag + " " + ":".join(map(str, means)))
 
 
 def main():
@@ -81,9 +92,12 @@ def main():
     ap.add_argument("--out", default="/tmp/spsa")
     ap.add_argument("--resume", action="store_true")
     ap.add_argument("--start", help="values to start from, nine integers with ':' between")
+    ap.add_argument("--tune", choices=sorted(MODES), default="values",
+                    help="piece values (--micro-values) or a Bacterium's gifts (--micro-gifts)")
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
-    start = [int(v) for v in args.start.split(":")] if args.start else START
+    flag, default_start, tuned = MODES[args.tune]
+    start = [int(v) for v in args.start.split(":")] if args.start else default_start
     if len(start) != len(NAMES):
         ap.error(f"--start needs {len(NAMES)} values")
     theta = [float(v) for v in start]
@@ -98,7 +112,7 @@ def main():
             theta = [float(x) for x in cols[2:]]
     else:
         with open(log_path, "w") as f:
-            f.write("#iter\tresult\t" + "\t".join(NAMES) + "\n")
+            f.write(f"#tune {args.tune}\n#iter\tresult\t" + "\t".join(NAMES) + "\n")
     big_a = 0.1 * args.iterations
     alpha, gamma = 0.602, 0.101
     a1 = 2 * args.c * args.step * (1 + big_a) ** alpha
@@ -106,14 +120,14 @@ def main():
     for k in range(first + 1, args.iterations + 1):
         c_k = args.c / k ** gamma
         a_k = a1 / (k + big_a) ** alpha
-        delta = [rng.choice((-1, 1)) for _ in TUNED]
+        delta = [rng.choice((-1, 1)) for _ in tuned]
         plus, minus = list(map(round, theta)), list(map(round, theta))
-        for d, i in zip(delta, TUNED):
+        for d, i in zip(delta, tuned):
             plus[i] = round(theta[i] + c_k * d)
             minus[i] = round(theta[i] - c_k * d)
-        result = play(args.binary, plus, minus, args.nodes, args.seed * 100_000 + k,
+        result = play(args.binary, flag, plus, minus, args.nodes, args.seed * 100_000 + k,
                       args.random_plies, args.concurrency)
-        for d, i in zip(delta, TUNED):
+        for d, i in zip(delta, tuned):
             theta[i] = max(0.0, theta[i] + a_k * result / (2 * c_k * d))
         with open(log_path, "a") as f:
             f.write(f"{k}\t{result}\t" + "\t".join(f"{t:.1f}" for t in theta) + "\n")

@@ -61,6 +61,10 @@ struct Cli {
     /// blood cell, Paramecium, Bacterium, Amoeba, Platelet, Virus, Prion).
     #[arg(long, global = true, value_name = "V:V:…")]
     micro_values: Option<String>,
+    /// Microorganism Chess gift values for this process, for tuning by games: what a
+    /// Bacterium gains for each type it has absorbed, nine centipawn integers in the same order.
+    #[arg(long, global = true, value_name = "G:G:…")]
+    micro_gifts: Option<String>,
 }
 
 #[derive(Subcommand)]
@@ -356,12 +360,20 @@ fn main() -> ExitCode {
         .target(env_logger::Target::Stderr)
         .init();
     let cli = Cli::parse();
-    if let Some(text) = &cli.micro_values {
-        match cellmate::engine::eval::micro::parse_values(text) {
-            Ok(v) => cellmate::engine::eval::micro::set_values(v),
-            Err(e) => {
-                eprintln!("error: --micro-values: {e}");
-                return ExitCode::from(2);
+    use cellmate::engine::eval::micro;
+    let set_values: fn(_) = micro::set_values;
+    let tables = [
+        ("--micro-values", &cli.micro_values, set_values),
+        ("--micro-gifts", &cli.micro_gifts, micro::set_gifts),
+    ];
+    for (flag, text, set) in tables {
+        if let Some(text) = text {
+            match micro::parse_values(text) {
+                Ok(v) => set(v),
+                Err(e) => {
+                    eprintln!("error: {flag}: {e}");
+                    return ExitCode::from(2);
+                }
             }
         }
     }

@@ -124,39 +124,61 @@ fn depth1_score(lines: &[String]) -> i64 {
     after.split_whitespace().next().unwrap().parse().unwrap()
 }
 
+/// The Microorganism start with White's White blood cell (a1) missing, White to move, and
+/// the FEN's state field `state`; no capture is possible in the first move, so the material
+/// difference is the same after every move.
+fn micro_depth1_score(args: &[&str], state: &str) -> i64 {
+    let go = format!(
+        "uci\nsetoption name UCI_Variant value microorganism\nposition fen \
+         wabtrvtcntvrtbaw/pppppppppppppppp/16/16/16/16/16/16/16/16/16/16/16/16/\
+         PPPPPPPPPPPPPPPP/1ABTRVTCNTVRTBAW w - 0 1 {state}\ngo depth 1\n"
+    );
+    depth1_score(&run_uci(args, &go))
+}
+
+/// A malformed table: one error line on stderr, exit status 2, no engine started.
+fn assert_refused(flag: &str, bad: &str) {
+    let o = run(&[flag, bad]);
+    assert_eq!(o.status.code(), Some(2), "{bad}");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.starts_with(&format!("error: {flag}: ")), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(o.stdout.is_empty());
+}
+
 /// `--micro-values` (for tuning by games, scripts/spsa.py) replaces the Microorganism piece
-/// values of the process: with White's White blood cell (a1) missing, a White blood cell
-/// worth 1464 instead of its 464 lowers White's score by exactly 1000 (no capture is possible
-/// in the first move, so the material difference is the same after every move).
+/// values of the process: a White blood cell worth 1464 instead of its 464 lowers White's
+/// score by exactly 1000 (White's is the one missing).
 #[test]
 fn micro_values_flag_sets_the_piece_values() {
-    let go = "uci\nsetoption name UCI_Variant value microorganism\nposition fen \
-              wabtrvtcntvrtbaw/pppppppppppppppp/16/16/16/16/16/16/16/16/16/16/16/16/\
-              PPPPPPPPPPPPPPPP/1ABTRVTCNTVRTBAW w - 0 1\ngo depth 1\n";
-    let default = depth1_score(&run_uci(&[], go));
-    let same = depth1_score(&run_uci(
-        &["--micro-values", "100:0:464:984:499:753:55:351:332"],
-        go,
-    ));
-    let dearer = depth1_score(&run_uci(
+    let default = micro_depth1_score(&[], "-");
+    let same = micro_depth1_score(&["--micro-values", "100:0:464:984:499:753:55:351:332"], "-");
+    let dearer = micro_depth1_score(
         &["--micro-values", "100:0:1464:984:499:753:55:351:332"],
-        go,
-    ));
+        "-",
+    );
     assert_eq!(same, default);
     assert_eq!(default - dearer, 1000);
-    // Malformed: one error line on stderr, exit status 2, no engine started.
     for bad in [
         "100:0:500",
         "100:0:500:1100:450:650:180:350:x",
         "1:2:3:4:5:6:7:8:9:10",
     ] {
-        let o = run(&["--micro-values", bad]);
-        assert_eq!(o.status.code(), Some(2), "{bad}");
-        let err = String::from_utf8_lossy(&o.stderr);
-        assert!(err.starts_with("error: --micro-values: "), "{err}");
-        assert_eq!(err.lines().count(), 1, "{err}");
-        assert!(o.stdout.is_empty());
+        assert_refused("--micro-values", bad);
     }
+}
+
+/// `--micro-gifts` replaces what a Bacterium gains for each absorbed type (MC-7): White's
+/// Bacterium on c1 has absorbed a White blood cell's gift (`c1:+W`); a gift worth 1500
+/// instead of its 500 raises White's score by exactly 1000.
+#[test]
+fn micro_gifts_flag_sets_the_gift_values() {
+    let default = micro_depth1_score(&[], "c1:+W");
+    let same = micro_depth1_score(&["--micro-gifts", "0:0:500:550:0:350:60:200:120"], "c1:+W");
+    let dearer = micro_depth1_score(&["--micro-gifts", "0:0:1500:550:0:350:60:200:120"], "c1:+W");
+    assert_eq!(same, default);
+    assert_eq!(dearer - default, 1000);
+    assert_refused("--micro-gifts", "0:0:500");
 }
 
 /// A reader that stops early (`cellmate perft … | head -1`): the closed pipe ends the program

@@ -18,32 +18,48 @@ use super::Evaluate;
 /// guesses 100, 0, 500, 1100, 450, 650, 180, 350, 220; the mean of iterations 1122-1621),
 /// see docs/strength.md "Values by SPSA".
 pub const VALUE: [i32; TYPES] = [100, 0, 464, 984, 499, 753, 55, 351, 332];
-/// What each absorbed gift adds to a Bacterium.
+/// What each absorbed gift adds to a Bacterium, in the same type order (a gift is the moves
+/// and power of the type eaten, MC-7; a red blood cell's, a Neuron's and a Bacterium's own add
+/// nothing: a captured Bacterium passes on its gifts, counted one by one).
 pub const GIFT: [i32; TYPES] = [0, 0, 500, 550, 0, 350, 60, 200, 120];
 
-/// The values in use: [`VALUE`] unless the process was started with `--micro-values`
-/// (for tuning by games, `scripts/spsa.py`). One process plays one engine's values, so a
-/// process-wide table is enough; the loads are plain reads.
-static VALUES: [AtomicI32; TYPES] = {
+/// A process-wide copy of a table, for tuning by games.
+const fn table(from: [i32; TYPES]) -> [AtomicI32; TYPES] {
     let mut v = [const { AtomicI32::new(0) }; TYPES];
     let mut t = 0;
     while t < TYPES {
-        v[t] = AtomicI32::new(VALUE[t]);
+        v[t] = AtomicI32::new(from[t]);
         t += 1;
     }
     v
-};
+}
 
-/// Replaces the piece values of this process (centipawns, in type order: red blood cell,
-/// Neuron, White blood cell, Paramecium, Bacterium, Amoeba, Platelet, Virus, Prion).
-pub fn set_values(values: [i32; TYPES]) {
-    for (slot, v) in VALUES.iter().zip(values) {
+/// The values in use: [`VALUE`] unless the process was started with `--micro-values`, and
+/// [`GIFT`] unless with `--micro-gifts` (for tuning by games, `scripts/spsa.py`). One process
+/// plays one engine's values, so process-wide tables are enough; the loads are plain reads.
+static VALUES: [AtomicI32; TYPES] = table(VALUE);
+static GIFTS: [AtomicI32; TYPES] = table(GIFT);
+
+fn store(to: &[AtomicI32; TYPES], values: [i32; TYPES]) {
+    for (slot, v) in to.iter().zip(values) {
         slot.store(v, Ordering::Relaxed);
     }
 }
 
-/// Reads `--micro-values`: nine integers separated by `:` (commas would split the match
-/// runner's engine specs).
+/// Replaces the piece values of this process (centipawns, in type order: red blood cell,
+/// Neuron, White blood cell, Paramecium, Bacterium, Amoeba, Platelet, Virus, Prion).
+pub fn set_values(values: [i32; TYPES]) {
+    store(&VALUES, values);
+}
+
+/// Replaces the gift values of this process (centipawns a Bacterium gains for each type it
+/// has absorbed, in the type order of [`set_values`]).
+pub fn set_gifts(gifts: [i32; TYPES]) {
+    store(&GIFTS, gifts);
+}
+
+/// Reads `--micro-values` or `--micro-gifts`: nine integers separated by `:` (commas would
+/// split the match runner's engine specs).
 pub fn parse_values(text: &str) -> Result<[i32; TYPES], String> {
     let parts: Vec<&str> = text.split(':').collect();
     if parts.len() != TYPES {
@@ -72,9 +88,9 @@ fn value(kind: u8) -> i32 {
 fn piece_value(kind: u8, absorbed: u16) -> i32 {
     let mut v = value(kind);
     if kind == BACTERIUM {
-        for (t, g) in GIFT.iter().enumerate() {
+        for (t, g) in GIFTS.iter().enumerate() {
             if absorbed & (1 << t) != 0 {
-                v += g;
+                v += g.load(Ordering::Relaxed);
             }
         }
     }
