@@ -53,11 +53,15 @@ def play(binary, flag, plus, minus, nodes, seed, plies, concurrency):
     return w - l
 
 
+def log_mode(lines):
+    """What a run's log tuned: its `#tune` header line (logs without one tuned the values)."""
+    return "gifts" if "#tune gifts" in lines else "values"
+
+
 def summarize(out, last):
     """Mean and spread of each value over the last iterations of a run's log."""
     lines = open(os.path.join(out, "log.tsv")).read().split("\n")
-    mode = "gifts" if "#tune gifts" in lines else "values"
-    flag, start, _ = MODES[mode]
+    flag, start, _ = MODES[log_mode(lines)]
     rows = [l.split("\t") for l in lines if l.strip() and l[0] != "#"]
     rows = rows[-last:]
     print(f"iterations {rows[0][0]}-{rows[-1][0]} ({len(rows)}), result sum "
@@ -105,6 +109,8 @@ def main():
     log_path = os.path.join(args.out, "log.tsv")
     if args.resume and os.path.exists(log_path):
         lines = open(log_path).read().split("\n")
+        if log_mode(lines) != args.tune:
+            ap.error(f"{log_path} tuned the {log_mode(lines)}: resume it with --tune {log_mode(lines)}")
         lines = [l for l in lines if l and not l.startswith("#")]
         if lines:
             cols = lines[-1].split("\t")

@@ -361,12 +361,14 @@ fn main() -> ExitCode {
         .init();
     let cli = Cli::parse();
     use cellmate::engine::eval::micro;
-    let set_values: fn(_) = micro::set_values;
-    let tables = [
-        ("--micro-values", &cli.micro_values, set_values),
+    for (flag, text, set) in [
+        (
+            "--micro-values",
+            &cli.micro_values,
+            micro::set_values as fn(_),
+        ),
         ("--micro-gifts", &cli.micro_gifts, micro::set_gifts),
-    ];
-    for (flag, text, set) in tables {
+    ] {
         if let Some(text) = text {
             match micro::parse_values(text) {
                 Ok(v) => set(v),
