@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Tunes Microorganism Chess piece values (or a Bacterium's gift values) by games (SPSA,
-Spall 1998).
+"""Tunes Microorganism Chess piece values (or a Bacterium's gift values, or the evaluation's
+other terms) by games (SPSA, Spall 1998).
 
 Each iteration perturbs every tuned value at once by +-c_k (a random sign each), plays the
 plus-engine against the minus-engine from one random opening with both colours
@@ -10,7 +10,8 @@ a_k and c_k shrink with k as Spall recommends (exponents 0.602 and 0.101, A = 10
 Values are centipawns; the red blood cell (the anchor, 100) and the Neuron (0) stay fixed.
 `--tune gifts` tunes what a Bacterium gains per absorbed type instead (`--micro-gifts`; the
 six types with a gift: White blood cell, Paramecium, Amoeba, Platelet, Virus, Prion), the
-piece values staying the engine's own.
+piece values staying the engine's own; `--tune terms` the six other terms (`--micro-terms`:
+expansion, wall, pending infection, rider, red blood cell advance, Neuron shelter).
 
     python3 scripts/spsa.py ./cellmate --iterations 800 --nodes 500 --out /tmp/spsa
 
@@ -37,7 +38,14 @@ TUNED = [2, 3, 4, 5, 6, 7, 8]  # indices tuned; rbc and neuron stay
 # --tune gifts: the engine's GIFT table (src/engine/eval/micro.rs) and the types that have one.
 GIFT_START = [0, 0, 500, 550, 0, 350, 60, 200, 120]
 GIFT_TUNED = [2, 3, 5, 6, 7, 8]
-MODES = {"values": ("--micro-values", START, TUNED), "gifts": ("--micro-gifts", GIFT_START, GIFT_TUNED)}
+# --tune terms: the engine's TERM table (same file), all six tuned.
+TERM_NAMES = ["expand", "bond", "infect%", "ride%", "advance", "shelter"]
+TERM_START = [40, 25, 50, 33, 98, 48]
+MODES = {
+    "values": ("--micro-values", NAMES, START, TUNED),
+    "gifts": ("--micro-gifts", NAMES, GIFT_START, GIFT_TUNED),
+    "terms": ("--micro-terms", TERM_NAMES, TERM_START, list(range(len(TERM_START)))),
+}
 
 
 def play(binary, flag, plus, minus, nodes, seed, plies, concurrency):
@@ -55,19 +63,22 @@ def play(binary, flag, plus, minus, nodes, seed, plies, concurrency):
 
 def log_mode(lines):
     """What a run's log tuned: its `#tune` header line (logs without one tuned the values)."""
-    return "gifts" if "#tune gifts" in lines else "values"
+    for mode in MODES:
+        if "#tune " + mode in lines:
+            return mode
+    return "values"
 
 
 def summarize(out, last):
     """Mean and spread of each value over the last iterations of a run's log."""
     lines = open(os.path.join(out, "log.tsv")).read().split("\n")
-    flag, start, _ = MODES[log_mode(lines)]
+    flag, names, start, _ = MODES[log_mode(lines)]
     rows = [l.split("\t") for l in lines if l.strip() and l[0] != "#"]
     rows = rows[-last:]
     print(f"iterations {rows[0][0]}-{rows[-1][0]} ({len(rows)}), result sum "
           f"{sum(int(r[1]) for r in rows)}")
     means = []
-    for i, name in enumerate(NAMES):
+    for i, name in enumerate(names):
         xs = [float(r[2 + i]) for r in rows]
         m = sum(xs) / len(xs)
         sd = (sum((x - m) ** 2 for x in xs) / len(xs)) ** 0.5
@@ -95,15 +106,16 @@ def main():
     ap.add_argument("--concurrency", type=int, default=1, help="the pair's two games at once (2)")
     ap.add_argument("--out", default="/tmp/spsa")
     ap.add_argument("--resume", action="store_true")
-    ap.add_argument("--start", help="values to start from, nine integers with ':' between")
+    ap.add_argument("--start", help="values to start from, integers with ':' between")
     ap.add_argument("--tune", choices=sorted(MODES), default="values",
-                    help="piece values (--micro-values) or a Bacterium's gifts (--micro-gifts)")
+                    help="piece values (--micro-values), a Bacterium's gifts (--micro-gifts) "
+                    "or the other terms (--micro-terms)")
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
-    flag, default_start, tuned = MODES[args.tune]
+    flag, names, default_start, tuned = MODES[args.tune]
     start = [int(v) for v in args.start.split(":")] if args.start else default_start
-    if len(start) != len(NAMES):
-        ap.error(f"--start needs {len(NAMES)} values")
+    if len(start) != len(names):
+        ap.error(f"--start needs {len(names)} values")
     theta = [float(v) for v in start]
     first = 0
     log_path = os.path.join(args.out, "log.tsv")
@@ -118,7 +130,7 @@ def main():
             theta = [float(x) for x in cols[2:]]
     else:
         with open(log_path, "w") as f:
-            f.write(f"#tune {args.tune}\n#iter\tresult\t" + "\t".join(NAMES) + "\n")
+            f.write(f"#tune {args.tune}\n#iter\tresult\t" + "\t".join(names) + "\n")
     big_a = 0.1 * args.iterations
     alpha, gamma = 0.602, 0.101
     a1 = 2 * args.c * args.step * (1 + big_a) ** alpha
@@ -139,7 +151,7 @@ def main():
             f.write(f"{k}\t{result}\t" + "\t".join(f"{t:.1f}" for t in theta) + "\n")
         with open(os.path.join(args.out, "theta.txt"), "w") as f:
             f.write(":".join(str(round(t)) for t in theta) + "\n")
-        print(k, result, " ".join(f"{n}={round(t)}" for n, t in zip(NAMES, theta)), flush=True)
+        print(k, result, " ".join(f"{n}={round(t)}" for n, t in zip(names, theta)), flush=True)
 
 
 if __name__ == "__main__":

@@ -65,6 +65,12 @@ struct Cli {
     /// Bacterium gains for each type it has absorbed, nine centipawn integers in the same order.
     #[arg(long, global = true, value_name = "G:G:…")]
     micro_gifts: Option<String>,
+    /// Microorganism Chess evaluation terms for this process, for tuning by games: six
+    /// integers, an expanded Amoeba's bonus, a wall member's, a pending infection's share of
+    /// its victim (per cent), an enemy rider's share of its host (per cent), a red blood
+    /// cell's bonus seven steps on, a Neuron's for a full ring of its own pieces.
+    #[arg(long, global = true, value_name = "T:T:…")]
+    micro_terms: Option<String>,
 }
 
 #[derive(Subcommand)]
@@ -361,21 +367,20 @@ fn main() -> ExitCode {
         .init();
     let cli = Cli::parse();
     use cellmate::engine::eval::micro;
+    type Setter = fn(&str) -> Result<(), String>;
     for (flag, text, set) in [
         (
             "--micro-values",
             &cli.micro_values,
-            micro::set_values as fn(_),
+            micro::set_values as Setter,
         ),
         ("--micro-gifts", &cli.micro_gifts, micro::set_gifts),
+        ("--micro-terms", &cli.micro_terms, micro::set_terms),
     ] {
         if let Some(text) = text {
-            match micro::parse_values(text) {
-                Ok(v) => set(v),
-                Err(e) => {
-                    eprintln!("error: {flag}: {e}");
-                    return ExitCode::from(2);
-                }
+            if let Err(e) = set(text) {
+                eprintln!("error: {flag}: {e}");
+                return ExitCode::from(2);
             }
         }
     }

@@ -181,6 +181,22 @@ fn micro_gifts_flag_sets_the_gift_values() {
     assert_refused("--micro-gifts", "0:0:500");
 }
 
+/// `--micro-terms` replaces the evaluation's other terms: with a Black Virus's infection of
+/// White's red blood cell on e2 pending (MC-11), a pending infection worth 150 % of its
+/// victim instead of 50 % lowers White's score by exactly one red blood cell (100).
+#[test]
+fn micro_terms_flag_sets_the_evaluation_terms() {
+    let state = "e2:infected=v/1";
+    let default = micro_depth1_score(&[], state);
+    let same = micro_depth1_score(&["--micro-terms", "40:25:50:33:98:48"], state);
+    let dearer = micro_depth1_score(&["--micro-terms", "40:25:150:33:98:48"], state);
+    assert_eq!(same, default);
+    assert_eq!(default - dearer, 100);
+    for bad in ["40:25:50", "40:25:50:33:98:48:1", "40:25:50:33:98:y"] {
+        assert_refused("--micro-terms", bad);
+    }
+}
+
 /// A reader that stops early (`cellmate perft … | head -1`): the closed pipe ends the program
 /// quietly with status 0, no panic message.
 #[test]

@@ -23,52 +23,81 @@ pub const VALUE: [i32; TYPES] = [100, 0, 464, 984, 499, 753, 55, 351, 332];
 /// nothing: a captured Bacterium passes on its gifts, counted one by one).
 pub const GIFT: [i32; TYPES] = [0, 0, 500, 550, 0, 350, 60, 200, 120];
 
+/// The other terms of the evaluation, in this order (centipawns unless a share):
+/// - `expand`: an expanded Amoeba's bonus (MC-6);
+/// - `bond`: each wall member's bonus (MC-10);
+/// - `infect`: the share (per cent) of its victim's value a pending infection gives the
+///   infector's side, besides the infector and the second Virus it brings back (MC-11);
+/// - `ride`: the share (per cent) of its host's value an enemy rider gains, since it may kill
+///   the host when it likes (MC-12);
+/// - `advance`: a red blood cell's bonus seven steps on, growing with the square of its steps;
+/// - `shelter`: a Neuron's bonus with all eight squares around it held by its own side.
+pub const TERM: [i32; TERMS] = [40, 25, 50, 33, 98, 48];
+/// How many terms [`TERM`] has.
+pub const TERMS: usize = 6;
+const EXPAND: usize = 0;
+const BOND: usize = 1;
+const INFECT: usize = 2;
+const RIDE: usize = 3;
+const ADVANCE: usize = 4;
+const SHELTER: usize = 5;
+
 /// A process-wide copy of a table, for tuning by games.
-const fn table(from: [i32; TYPES]) -> [AtomicI32; TYPES] {
-    let mut v = [const { AtomicI32::new(0) }; TYPES];
+const fn table<const N: usize>(from: [i32; N]) -> [AtomicI32; N] {
+    let mut v = [const { AtomicI32::new(0) }; N];
     let mut t = 0;
-    while t < TYPES {
+    while t < N {
         v[t] = AtomicI32::new(from[t]);
         t += 1;
     }
     v
 }
 
-/// The values in use: [`VALUE`] unless the process was started with `--micro-values`, and
-/// [`GIFT`] unless with `--micro-gifts` (for tuning by games, `scripts/spsa.py`). One process
-/// plays one engine's values, so process-wide tables are enough; the loads are plain reads.
+/// The values in use: [`VALUE`], [`GIFT`] and [`TERM`] unless the process was started with
+/// `--micro-values`, `--micro-gifts` or `--micro-terms` (for tuning by games,
+/// `scripts/spsa.py`). One process plays one engine's values, so process-wide tables are
+/// enough; the loads are plain reads.
 static VALUES: [AtomicI32; TYPES] = table(VALUE);
 static GIFTS: [AtomicI32; TYPES] = table(GIFT);
+static TERMS_IN_USE: [AtomicI32; TERMS] = table(TERM);
 
-fn store(to: &[AtomicI32; TYPES], values: [i32; TYPES]) {
-    for (slot, v) in to.iter().zip(values) {
+/// Replaces a table of this process from its text, integers with ':' between.
+fn set<const N: usize>(to: &[AtomicI32; N], text: &str) -> Result<(), String> {
+    for (slot, v) in to.iter().zip(parse_values::<N>(text)?) {
         slot.store(v, Ordering::Relaxed);
     }
+    Ok(())
 }
 
-/// Replaces the piece values of this process (centipawns, in type order: red blood cell,
-/// Neuron, White blood cell, Paramecium, Bacterium, Amoeba, Platelet, Virus, Prion).
-pub fn set_values(values: [i32; TYPES]) {
-    store(&VALUES, values);
+/// Replaces the piece values of this process (`--micro-values`: nine centipawn integers in
+/// type order: red blood cell, Neuron, White blood cell, Paramecium, Bacterium, Amoeba,
+/// Platelet, Virus, Prion).
+pub fn set_values(text: &str) -> Result<(), String> {
+    set(&VALUES, text)
 }
 
-/// Replaces the gift values of this process (centipawns a Bacterium gains for each type it
-/// has absorbed, in the type order of [`set_values`]).
-pub fn set_gifts(gifts: [i32; TYPES]) {
-    store(&GIFTS, gifts);
+/// Replaces the gift values of this process (`--micro-gifts`: the centipawns a Bacterium
+/// gains for each type it has absorbed, in the type order of [`set_values`]).
+pub fn set_gifts(text: &str) -> Result<(), String> {
+    set(&GIFTS, text)
 }
 
-/// Reads `--micro-values` or `--micro-gifts`: nine integers separated by `:` (commas would
-/// split the match runner's engine specs).
-pub fn parse_values(text: &str) -> Result<[i32; TYPES], String> {
+/// Replaces the other terms of this process (`--micro-terms`: the six of [`TERM`], in its
+/// order).
+pub fn set_terms(text: &str) -> Result<(), String> {
+    set(&TERMS_IN_USE, text)
+}
+
+/// Reads `N` integers separated by ':', each within ±100000.
+pub fn parse_values<const N: usize>(text: &str) -> Result<[i32; N], String> {
     let parts: Vec<&str> = text.split(':').collect();
-    if parts.len() != TYPES {
+    if parts.len() != N {
         return Err(format!(
-            "expected {TYPES} values separated by ':', got {}",
+            "expected {N} values separated by ':', got {}",
             parts.len()
         ));
     }
-    let mut out = [0; TYPES];
+    let mut out = [0; N];
     for (slot, p) in out.iter_mut().zip(&parts) {
         *slot = p
             .trim()
@@ -79,6 +108,10 @@ pub fn parse_values(text: &str) -> Result<[i32; TYPES], String> {
         }
     }
     Ok(out)
+}
+
+fn term(t: usize) -> i32 {
+    TERMS_IN_USE[t].load(Ordering::Relaxed)
 }
 
 fn value(kind: u8) -> i32 {
@@ -109,10 +142,10 @@ impl Evaluate for Micro {
             }
             let mut v = piece_value(c.kind, c.absorbed);
             if c.has(EXPANDED) {
-                v += 40;
+                v += term(EXPAND);
             }
             if c.has(BONDED) {
-                v += 25;
+                v += term(BOND);
             }
             if c.has(INFECTED) {
                 // Lost to its infector at the hatch (MC-11): counted for the other side below.
@@ -121,15 +154,19 @@ impl Evaluate for Micro {
             if c.kind == RBC {
                 let rank = (sq.0 / 16) as i32;
                 let adv = if side == 0 { rank - 1 } else { 14 - rank };
-                v += adv * adv * 2;
+                v += adv * adv * term(ADVANCE) / 49;
             }
             score[side] += v;
             if let Some(r) = c.rider {
                 // A rider may kill its host whenever it likes (MC-12).
                 let host = piece_value(c.kind, c.absorbed);
                 let ri = r.color as usize;
-                score[ri] +=
-                    piece_value(r.kind, r.absorbed) + if ri != side { host / 3 } else { 0 };
+                score[ri] += piece_value(r.kind, r.absorbed)
+                    + if ri != side {
+                        host * term(RIDE) / 100
+                    } else {
+                        0
+                    };
             }
         }
         for inf in self.infections() {
@@ -138,7 +175,7 @@ impl Evaluate for Micro {
             let victim = self.cell(inf.victim);
             score[owner] += piece_value(inf.carrier.kind, inf.carrier.absorbed)
                 + value(VIRUS)
-                + piece_value(victim.kind, victim.absorbed) / 2;
+                + piece_value(victim.kind, victim.absorbed) * term(INFECT) / 100;
         }
         // Mobility: the squares the officers reach (measured by `cellmate tune`: about 5 cp a
         // square; docs/strength.md).
@@ -149,7 +186,7 @@ impl Evaluate for Micro {
         for color in Color::BOTH {
             if let Some(n) = self.neuron(color) {
                 let around = king_ring(n) & self.color_set(color);
-                score[color.index()] += 6 * around.count() as i32;
+                score[color.index()] += term(SHELTER) * around.count() as i32 / 8;
             }
         }
         let white = score[0] - score[1];
