@@ -66,7 +66,7 @@ struct Cli {
     #[arg(long, global = true, value_name = "G:G:…")]
     micro_gifts: Option<String>,
     /// Microorganism Chess evaluation terms for this process, for tuning by games: six
-    /// integers, an expanded Amoeba's bonus, a wall member's, a pending infection's share of
+    /// integers, an expanded piece's bonus, a wall member's, a pending infection's share of
     /// its victim (per cent), an enemy rider's share of its host (per cent), a red blood
     /// cell's bonus seven steps on, a Neuron's for a full ring of its own pieces.
     #[arg(long, global = true, value_name = "T:T:…")]

@@ -24,7 +24,7 @@ pub const VALUE: [i32; TYPES] = [100, 0, 464, 984, 499, 753, 55, 351, 332];
 pub const GIFT: [i32; TYPES] = [0, 0, 500, 550, 0, 350, 60, 200, 120];
 
 /// The other terms of the evaluation, in this order (centipawns unless a share):
-/// - `expand`: an expanded Amoeba's bonus (MC-6);
+/// - `expand`: an expanded piece's bonus (an Amoeba, or a Bacterium with its gift, MC-8);
 /// - `bond`: each wall member's bonus (MC-10);
 /// - `infect`: the share (per cent) of its victim's value a pending infection gives the
 ///   infector's side, besides the infector and the second Virus it brings back (MC-11);
