@@ -35,10 +35,12 @@ NAMES = ["rbc", "neuron", "wbc", "paramecium", "bacterium", "amoeba", "platelet"
 # The starting guesses, where the session-7 run began (docs/strength.md); --start for others.
 START = [100, 0, 500, 1100, 450, 650, 180, 350, 220]
 TUNED = [2, 3, 4, 5, 6, 7, 8]  # indices tuned; rbc and neuron stay
-# --tune gifts: the engine's GIFT table (src/engine/eval/micro.rs) and the types that have one.
+# --tune gifts: the guesses the session-9 run began from (the engine's GIFT table before it,
+# src/engine/eval/micro.rs) and the types that have a gift.
 GIFT_START = [0, 0, 500, 550, 0, 350, 60, 200, 120]
 GIFT_TUNED = [2, 3, 5, 6, 7, 8]
-# --tune terms: the engine's TERM table (same file), all six tuned.
+# --tune terms: the guesses the session-9 run began from (the engine's TERM table before it,
+# same file), all six tuned.
 TERM_NAMES = ["expand", "bond", "infect%", "ride%", "advance", "shelter"]
 TERM_START = [40, 25, 50, 33, 98, 48]
 MODES = {

@@ -169,27 +169,27 @@ fn micro_values_flag_sets_the_piece_values() {
 }
 
 /// `--micro-gifts` replaces what a Bacterium gains for each absorbed type (MC-7): White's
-/// Bacterium on c1 has absorbed a White blood cell's gift (`c1:+W`); a gift worth 1500
-/// instead of its 500 raises White's score by exactly 1000.
+/// Bacterium on c1 has absorbed a White blood cell's gift (`c1:+W`); a gift worth 1540
+/// instead of its 540 raises White's score by exactly 1000.
 #[test]
 fn micro_gifts_flag_sets_the_gift_values() {
     let default = micro_depth1_score(&[], "c1:+W");
-    let same = micro_depth1_score(&["--micro-gifts", "0:0:500:550:0:350:60:200:120"], "c1:+W");
-    let dearer = micro_depth1_score(&["--micro-gifts", "0:0:1500:550:0:350:60:200:120"], "c1:+W");
+    let same = micro_depth1_score(&["--micro-gifts", "0:0:540:580:0:410:16:217:75"], "c1:+W");
+    let dearer = micro_depth1_score(&["--micro-gifts", "0:0:1540:580:0:410:16:217:75"], "c1:+W");
     assert_eq!(same, default);
     assert_eq!(dearer - default, 1000);
     assert_refused("--micro-gifts", "0:0:500");
 }
 
 /// `--micro-terms` replaces the evaluation's other terms: with a Black Virus's infection of
-/// White's red blood cell on e2 pending (MC-11), a pending infection worth 150 % of its
-/// victim instead of 50 % lowers White's score by exactly one red blood cell (100).
+/// White's red blood cell on e2 pending (MC-11), a pending infection worth 189 % of its
+/// victim instead of 89 % lowers White's score by exactly one red blood cell (100).
 #[test]
 fn micro_terms_flag_sets_the_evaluation_terms() {
     let state = "e2:infected=v/1";
     let default = micro_depth1_score(&[], state);
-    let same = micro_depth1_score(&["--micro-terms", "40:25:50:33:98:48"], state);
-    let dearer = micro_depth1_score(&["--micro-terms", "40:25:150:33:98:48"], state);
+    let same = micro_depth1_score(&["--micro-terms", "38:37:89:74:73:119"], state);
+    let dearer = micro_depth1_score(&["--micro-terms", "38:37:189:74:73:119"], state);
     assert_eq!(same, default);
     assert_eq!(default - dearer, 100);
     for bad in ["40:25:50", "40:25:50:33:98:48:1", "40:25:50:33:98:y"] {

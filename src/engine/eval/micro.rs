@@ -20,8 +20,10 @@ use super::Evaluate;
 pub const VALUE: [i32; TYPES] = [100, 0, 464, 984, 499, 753, 55, 351, 332];
 /// What each absorbed gift adds to a Bacterium, in the same type order (a gift is the moves
 /// and power of the type eaten, MC-7; a red blood cell's, a Neuron's and a Bacterium's own add
-/// nothing: a captured Bacterium passes on its gifts, counted one by one).
-pub const GIFT: [i32; TYPES] = [0, 0, 500, 550, 0, 350, 60, 200, 120];
+/// nothing: a captured Bacterium passes on its gifts, counted one by one). Tuned by games
+/// (1393 SPSA iterations from the guesses 500, 550, 350, 60, 200, 120; the mean of iterations
+/// 894-1393), see docs/strength.md "Gifts and terms by SPSA".
+pub const GIFT: [i32; TYPES] = [0, 0, 540, 580, 0, 410, 16, 217, 75];
 
 /// The other terms of the evaluation, in this order (centipawns unless a share):
 /// - `expand`: an expanded piece's bonus (an Amoeba, or a Bacterium with its gift, MC-8);
@@ -32,7 +34,10 @@ pub const GIFT: [i32; TYPES] = [0, 0, 500, 550, 0, 350, 60, 200, 120];
 ///   the host when it likes (MC-12);
 /// - `advance`: a red blood cell's bonus seven steps on, growing with the square of its steps;
 /// - `shelter`: a Neuron's bonus with all eight squares around it held by its own side.
-pub const TERM: [i32; TERMS] = [40, 25, 50, 33, 98, 48];
+///
+/// Tuned by games (1050 SPSA iterations from the guesses 40, 25, 50, 33, 98, 48; the mean of
+/// iterations 551-1050), see docs/strength.md "Gifts and terms by SPSA".
+pub const TERM: [i32; TERMS] = [38, 37, 89, 74, 73, 119];
 /// How many terms [`TERM`] has.
 pub const TERMS: usize = 6;
 const EXPAND: usize = 0;
