@@ -123,8 +123,9 @@ def main():
     log_path = os.path.join(args.out, "log.tsv")
     if args.resume and os.path.exists(log_path):
         lines = open(log_path).read().split("\n")
-        if log_mode(lines) != args.tune:
-            ap.error(f"{log_path} tuned the {log_mode(lines)}: resume it with --tune {log_mode(lines)}")
+        mode = log_mode(lines)
+        if mode != args.tune:
+            ap.error(f"{log_path} tuned the {mode}: resume it with --tune {mode}")
         lines = [l for l in lines if l and not l.startswith("#")]
         if lines:
             cols = lines[-1].split("\t")

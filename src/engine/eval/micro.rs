@@ -94,7 +94,7 @@ pub fn set_terms(text: &str) -> Result<(), String> {
 }
 
 /// Reads `N` integers separated by ':', each within ±100000.
-pub fn parse_values<const N: usize>(text: &str) -> Result<[i32; N], String> {
+fn parse_values<const N: usize>(text: &str) -> Result<[i32; N], String> {
     let parts: Vec<&str> = text.split(':').collect();
     if parts.len() != N {
         return Err(format!(
@@ -145,7 +145,8 @@ impl Evaluate for Micro {
             if c.has(EXPANDED) && c.partner < sq.0 {
                 continue; // counted on the lower cell
             }
-            let mut v = piece_value(c.kind, c.absorbed);
+            let host = piece_value(c.kind, c.absorbed);
+            let mut v = host;
             if c.has(EXPANDED) {
                 v += term(EXPAND);
             }
@@ -164,14 +165,11 @@ impl Evaluate for Micro {
             score[side] += v;
             if let Some(r) = c.rider {
                 // A rider may kill its host whenever it likes (MC-12).
-                let host = piece_value(c.kind, c.absorbed);
                 let ri = r.color as usize;
-                score[ri] += piece_value(r.kind, r.absorbed)
-                    + if ri != side {
-                        host * term(RIDE) / 100
-                    } else {
-                        0
-                    };
+                score[ri] += piece_value(r.kind, r.absorbed);
+                if ri != side {
+                    score[ri] += host * term(RIDE) / 100;
+                }
             }
         }
         for inf in self.infections() {
