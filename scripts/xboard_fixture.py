@@ -14,6 +14,15 @@ cellmate by `cargo test --test protocol_fixtures`.
   replay is deterministic.
 
 Usage: xboard_fixture.py LOG VARIANT "comment line" ... > FILE.fixture
+
+With `--match PLIES` first (a log of XBoard with two engines, `first` and `second`: Two
+Machines or a `-mg` match), both engines' traffic is converted, the game is replayed with each
+engine's own moves: a relayed `usermove X` becomes `usermove {last}`, `time`/`otim` become the
+GUI's clocks (`{wcs}`/`{bcs}`), the `setup` line the first engine sent is checked literally
+(the FEN XBoard relays to the second engine comes from it), and after PLIES plies of the first
+game the session ends as XBoard ends it on exit (`result`, `force`, `quit`).
+
+Usage: xboard_fixture.py --match PLIES LOG VARIANT BASE_MS "comment line" ... > FILE.fixture
 """
 
 import re
@@ -56,7 +65,61 @@ def convert(log, variant, comments):
     return "\n".join(out) + "\n"
 
 
+def convert_match(log, variant, base_ms, plies, comments):
+    out = [f"# {c}" for c in comments]
+    out += ["", f"board {variant}", f"clock {base_ms} 0", ""]
+    started = set()
+    white_to_move = True
+    played = 0
+    clock_running = False
+    last = None  # the engine that sent the last line, for a multi-line write
+    for raw in open(log, errors="replace").read().splitlines():
+        m = re.match(r"^\d+ (>|<)(first|second) *: (.*)$", raw)
+        if not m:
+            if last and raw.split(" ")[0] in COMMANDS:
+                out.append(f"{last}> {raw}")
+            else:
+                last = None
+            continue
+        way, who, text = m.groups()
+        text = re.sub(r" \d+ >(first|second) *: ", " ", text).rstrip()
+        last = who if way == ">" else None
+        if who not in started:
+            started.add(who)
+            out.append(f"start {who} xboard")
+        if way == ">":
+            if text.startswith(("accepted ", "rejected ")):
+                continue
+            if text.startswith("time "):
+                text = "time {wcs}" if white_to_move else "time {bcs}"
+            elif text.startswith("otim "):
+                text = "otim {bcs}" if white_to_move else "otim {wcs}"
+            elif text.startswith("usermove ") and played > 0:
+                text = "usermove {last}"
+            elif text == "go" and not clock_running:
+                out.append("clock run")
+                clock_running = True
+            out.append(f"{who}> {text}")
+        elif text.startswith("feature ") and "done=1" in text:
+            out.append(f"{who}< feature *done=1*")
+        elif re.match(r"^(pong \d+)$", text) or text.startswith("setup "):
+            out.append(f"{who}< {text}")
+        elif text.startswith("move "):
+            out.append(f"{who}< move {{move}}")
+            white_to_move = not white_to_move
+            played += 1
+            if played == plies:
+                break
+    for who in sorted(started):
+        out += [f"{who}> result * {{xboard exit}}", f"{who}> force", f"{who}> quit"]
+    return "\n".join(out) + "\n"
+
+
 if __name__ == "__main__":
+    if len(sys.argv) > 5 and sys.argv[1] == "--match":
+        sys.stdout.write(convert_match(sys.argv[3], sys.argv[4], int(sys.argv[5]),
+                                       int(sys.argv[2]), sys.argv[6:]))
+        sys.exit(0)
     if len(sys.argv) < 3:
         sys.exit(__doc__)
     sys.stdout.write(convert(sys.argv[1], sys.argv[2], sys.argv[3:]))

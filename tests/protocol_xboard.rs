@@ -525,3 +525,66 @@ fn lift_marks_both_legs_of_shots_and_bonds() {
     );
     e.finish();
 }
+
+/// Issue 21, from a real XBoard 4.9.1 `-mg 2` Recursion match with cellmate as both engines
+/// (`protocol-fixtures/xboard-mg-recursion.fixture`): XBoard relays the first engine's `setup`
+/// FEN to the second engine as `setboard`. That FEN must keep the castling rights, or the
+/// second engine refuses White's legal castling `l1j1` on board B (IR-2) and the game hangs.
+#[test]
+fn recursion_second_engine_castles_after_the_relayed_setup_fen() {
+    let mut first = Engine::start();
+    handshake(&mut first);
+    first.send("new");
+    first.send("variant recursion");
+    let lines = first.xb_sync(1);
+    let setup = lines
+        .iter()
+        .find(|l| l.starts_with("setup "))
+        .unwrap_or_else(|| panic!("no setup line: {lines:#?}"));
+    let fen = setup.split_once("_lion ").expect("16x8+0_lion FEN").1;
+    assert_eq!(
+        fen,
+        "rnbkqbnrrmbkqbnr/pppppppppppppppp/16/16/16/16/PPPPPPPPPPPPPPPP/RMBKQBNRRNBKQBNR w KQkq - 0 1"
+    );
+    first.finish();
+
+    // The second engine's start-up as XBoard sent it, then the game of the recorded match up
+    // to White's castling on board B (the engines' own moves, relayed with `usermove`).
+    let mut second = Engine::start();
+    handshake(&mut second);
+    for cmd in [
+        "memory 68",
+        "cores 1",
+        "new",
+        "random",
+        "variant recursion",
+        "level 40 0:10 0",
+        "post",
+        "hard",
+        "force",
+        &format!("setboard {fen}"),
+        "computer",
+    ] {
+        second.send(cmd);
+    }
+    let moves = "e2e4 m7m5 j1k3 e7e5 g1f3 o8n6 m2m4 f8c5 f1c4 n8k5 l2l3 b8c6 d2d3 n6o4 k1m3 \
+                 h7h6 c1e3 o4m3 n2m3 c5e3 f2e3 l7l6 l1j1";
+    for m in moves.split_whitespace() {
+        second.send(&format!("usermove {m}"));
+    }
+    let lines = second.xb_sync(2);
+    assert!(
+        lines
+            .iter()
+            .all(|l| !l.starts_with("Illegal") && !l.starts_with("Error")),
+        "{lines:#?}"
+    );
+    let after = second.xb_fen();
+    // Board B's king on j1, its rook on k1; White has no castling left there (b:kq).
+    assert_eq!(
+        after,
+        "r1bkq1nrrmbkq2r/pppp1pp1ppp2ppp/2n4p3p4/4p5b1p3/2B1P7P3/3PPN4NPP3/PPP3PPPPP3PP/\
+         RM1KQ2R1KR1QBNR b a b:KQkq:-:0:*:n b:kq:-:1:*:n 12"
+    );
+    second.finish();
+}

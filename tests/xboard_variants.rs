@@ -39,7 +39,7 @@ fn expected_recursion() -> Vec<String> {
     let b = w.to_ascii_lowercase();
     let mut v = vec![format!(
         "setup ({w}{b}) 16x8+0_lion rnbkqbnrrmbkqbnr/pppppppppppppppp/16/16/16/16/\
-         PPPPPPPPPPPPPPPP/RMBKQBNRRNBKQBNR w - - 0 1"
+         PPPPPPPPPPPPPPPP/RMBKQBNRRNBKQBNR w KQkq - 0 1"
     )];
     for l in [
         "piece P& fmWfceFifmnD",

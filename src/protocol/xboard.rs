@@ -217,13 +217,9 @@ impl Xboard {
             "new" => self.new_game(),
             "variant" => match VariantKind::from_name(rest) {
                 Some(kind) => {
-                    self.discard();
                     self.settings.variant = kind;
-                    self.game = Game::new(kind);
-                    self.game_over = false;
+                    self.start_variant();
                     self.send_setup();
-                    self.reset_shadow();
-                    self.after_reset();
                 }
                 None => self.error("unsupported variant", line),
             },
@@ -498,13 +494,7 @@ impl Xboard {
         match self.settings.set(name, value) {
             Ok(Effect::None) => self.searcher.apply_settings(&self.settings),
             Ok(Effect::ClearHash) => self.searcher.clear_hash(),
-            Ok(Effect::Variant) => {
-                self.discard();
-                self.game = Game::new(self.settings.variant);
-                self.game_over = false;
-                self.reset_shadow();
-                self.after_reset();
-            }
+            Ok(Effect::Variant) => self.start_variant(),
             Err(e) => self.error(&e.to_string(), line),
         }
     }
@@ -521,6 +511,20 @@ impl Xboard {
         self.clock.time_ms = None;
         self.clock.otim_ms = None;
         self.searcher.clear_hash();
+        self.reset_shadow();
+        self.after_reset();
+    }
+
+    /// The start position of `settings.variant`. The engine keeps the side it plays as XBoard
+    /// sees it: after `new` it plays XBoard's Black, which in Immune Chess (shown mirrored,
+    /// the Invaders as XBoard's White, moving first) is the rules' White. So in XBoard's
+    /// default mode a person plays XBoard's White in every variant and the engine answers.
+    fn start_variant(&mut self) {
+        self.discard();
+        let xb_side = xbvariant::xb_color(self.game.kind(), self.engine_side);
+        self.game = Game::new(self.settings.variant);
+        self.engine_side = xbvariant::xb_color(self.game.kind(), xb_side);
+        self.game_over = false;
         self.reset_shadow();
         self.after_reset();
     }

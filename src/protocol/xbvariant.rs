@@ -254,14 +254,53 @@ fn xboard_placement(pos: &AnyPos) -> String {
     }
 }
 
-/// The FEN XBoard reads: placement, side, castling `-`, en passant `-`, counters `0 1`.
+/// The FEN XBoard reads: placement, side, castling rights, en passant `-`, counters `0 1`.
+///
+/// The castling field matters: XBoard keeps it and relays it in the `setboard` it sends a
+/// second engine (Two Machines, `-mg` matches), which must then still castle. XBoard's FEN
+/// has one set of rights for the whole 16×8 Recursion board, so a right is written when
+/// either board has it; a reader of the plain form (`Recursion::from_plain_fen`) gives each
+/// board the rights its king and rooks stand ready for (IR-2). Microorganism and Immune Chess
+/// have no castling: `-`.
 pub fn xboard_fen(pos: &AnyPos) -> String {
     let side = if xb_color(pos.kind(), pos.side_to_move()) == Color::White {
         'w'
     } else {
         'b'
     };
-    format!("{} {side} - - 0 1", xboard_placement(pos))
+    format!(
+        "{} {side} {} - 0 1",
+        xboard_placement(pos),
+        castling_field(pos)
+    )
+}
+
+/// The castling rights of a chess or Recursion position in a FEN's `KQkq` form (`-` for none).
+fn castling_field(pos: &AnyPos) -> String {
+    let fen = pos.fen();
+    let fields: Vec<&str> = fen.split_whitespace().collect();
+    let rights: String = match pos.kind() {
+        VariantKind::Chess => fields.get(2).copied().unwrap_or("-").to_string(),
+        // Each board's state is `side:castling:ep:halfmove:result:mega` (fields 3 and 4).
+        VariantKind::Recursion => {
+            let boards: Vec<&str> = fields
+                .iter()
+                .skip(3)
+                .take(2)
+                .filter_map(|state| state.split(':').nth(1))
+                .collect();
+            "KQkq"
+                .chars()
+                .filter(|c| boards.iter().any(|b| b.contains(*c)))
+                .collect()
+        }
+        VariantKind::Microorganism | VariantKind::Immune => String::new(),
+    };
+    if rights.is_empty() || rights == "-" {
+        "-".into()
+    } else {
+        rights
+    }
 }
 
 /// The lines that define the position's variant in XBoard (`None` for chess, which XBoard
