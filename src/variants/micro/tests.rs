@@ -219,6 +219,48 @@ fn mc_5_white_blood_cell_stays_in_its_half() {
     assert!(p.in_check());
 }
 
+/// MC-5 (issue 22): a White blood cell outside its half (after a promotion) attacks nothing;
+/// one in its half attacks only along lines inside it. Found by an independent implementation
+/// of the rules: the engine gave false checks along lines through the enemy half.
+#[test]
+fn mc_5_white_blood_cell_attacks_only_within_its_half() {
+    // White's on c11 (outside ranks 1-8): it neither moves nor attacks f8 on its diagonal.
+    let p = pos("16/16/16/16/16/2W13/16/6n9/16/16/16/16/16/16/16/8N7 b - 0 1 -");
+    assert_eq!(
+        moves(&p),
+        sorted(&["g9f10", "g9g10", "g9h10", "g9f9", "g9h9", "g9f8", "g9g8", "g9h8"])
+    );
+    let mut w = pos("16/16/16/16/16/2W13/16/6n9/16/16/16/16/16/16/16/8N7 w - 0 1 -");
+    assert!(moves_from(&w, "c11").is_empty());
+    play(&mut w, "i1i2");
+    assert!(!w.in_check());
+    // Black promotes on c1: its White blood cell is outside ranks 9-16, so the White Neuron on
+    // k9 (the same diagonal, through White's half) is not in check and may step to l10.
+    let mut p = pos("8n7/16/16/16/16/16/16/10N5/16/16/16/16/16/16/2p13/16 b - 0 1 -");
+    play(&mut p, "c2c1w");
+    assert!(!p.in_check());
+    assert!(moves(&p).contains(&"k9l10".to_string()));
+    // The same for White promoting on c16 against the Black Neuron on k8.
+    let mut p = pos("16/2P13/16/16/16/16/16/16/10n5/16/16/16/16/16/16/8N7 w - 0 1 -");
+    play(&mut p, "c15c16w");
+    assert!(!p.in_check());
+    assert!(moves(&p).contains(&"k8l7".to_string()));
+    // Inside its half it still attacks along a line inside it: c3 to the Black Neuron on h8;
+    // the Black one promoted on c1 (outside its half) gives the White Neuron on h6 no check.
+    let p = pos("16/16/16/16/16/16/16/16/7n8/16/16/16/16/2W13/16/8N7 b - 0 1 -");
+    assert!(p.in_check());
+    let p = pos("8n7/16/16/16/16/16/16/16/16/16/7N8/16/16/16/16/2w13 w - 0 1 -");
+    assert!(!p.in_check());
+}
+
+/// MC-7 with MC-5: a Bacterium that absorbed a White blood cell slides as a queen without the
+/// half-board limit (a limit, not a power), wherever it stands.
+#[test]
+fn mc_7_absorbed_white_blood_cell_has_no_half_limit() {
+    let p = pos("8n7/16/16/16/16/16/16/16/16/16/7N8/16/16/16/16/2b13 w - 0 1 c1:+W");
+    assert!(p.in_check(), "{}", p.display());
+}
+
 // ---------- MC-6, MC-9: paramecium and jumps ----------
 
 #[test]
