@@ -5,7 +5,7 @@
 
 use std::fmt;
 
-use arrayvec::ArrayVec;
+use smallvec::SmallVec;
 
 use super::geometry::Square;
 
@@ -133,14 +133,35 @@ impl fmt::Debug for Move {
     }
 }
 
-/// The most moves any position of any variant here can have (16×16 with strong pieces).
+/// How many moves a move list holds on the stack: more than any position reached in play
+/// (16×16 with strong pieces).
 pub const MAX_MOVES: usize = 1024;
 
-/// A move list on the stack.
-pub type MoveList = ArrayVec<Move, MAX_MOVES>;
+/// A move list: on the stack up to [`MAX_MOVES`], on the heap beyond (a `SmallVec`), so that
+/// any position that fits the board loads, however many moves it has (IM-6: an Immune board
+/// of 16×16 with 21 Complements has 536; more pieces, more).
+pub type MoveList = SmallVec<[Move; MAX_MOVES]>;
 
 #[cfg(test)]
 mod tests {
+
+    /// A move list holds any number of moves: past [`MAX_MOVES`] it moves to the heap.
+    #[test]
+    fn move_list_grows_past_its_stack_capacity() {
+        let mut l = MoveList::new();
+        for i in 0..3 * MAX_MOVES {
+            l.push(Move::new(
+                Square((i % 256) as u8),
+                Square((i / 256) as u8),
+                MoveKind::Normal,
+            ));
+        }
+        assert_eq!(l.len(), 3 * MAX_MOVES);
+        assert!(l.spilled());
+        assert_eq!(l[2 * MAX_MOVES].from(), Square(0));
+        assert_eq!(l[2 * MAX_MOVES].to(), Square(8));
+    }
+
     use super::*;
 
     #[test]

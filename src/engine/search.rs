@@ -10,6 +10,7 @@ use std::sync::OnceLock;
 use std::time::Instant;
 
 use arrayvec::ArrayVec;
+use smallvec::SmallVec;
 
 use crate::core::{Color, Geometry, Move, MoveList, Outcome, Variant, MAX_MOVES};
 
@@ -554,7 +555,8 @@ impl<'a, V: Evaluate> Worker<'a, V> {
         if list.is_empty() {
             return no_legal_move_score(&self.pos, ply, self.draw_score());
         }
-        let mut scores: ArrayVec<i64, MAX_MOVES> = ArrayVec::new();
+        // One score per move, as long as the move list (on the heap beyond MAX_MOVES).
+        let mut scores: SmallVec<[i64; MAX_MOVES]> = SmallVec::new();
         let killers = self.killers[ply];
         let (geo, stm) = (self.pos.geometry(), self.pos.side_to_move());
         for &m in &list {
@@ -577,6 +579,8 @@ impl<'a, V: Evaluate> Worker<'a, V> {
             scores.push(s);
         }
 
+        // Plain slices for the selection sort: no heap-or-stack test on every index.
+        let (list, scores) = (list.as_mut_slice(), scores.as_mut_slice());
         let lmr = lmr_table();
         let mut best = -INF;
         let mut best_move = Move::NONE;
@@ -762,7 +766,7 @@ impl<'a, V: Evaluate> Worker<'a, V> {
         if in_check && list.is_empty() {
             return no_legal_move_score(&self.pos, ply, self.draw_score());
         }
-        let mut moves: ArrayVec<(Move, i64), MAX_MOVES> = ArrayVec::new();
+        let mut moves: SmallVec<[(Move, i64); MAX_MOVES]> = SmallVec::new();
         let (geo, stm) = (self.pos.geometry(), self.pos.side_to_move());
         for &m in &list {
             if m == tt_move && (in_check || self.pos.is_tactical(m)) {
@@ -774,6 +778,7 @@ impl<'a, V: Evaluate> Worker<'a, V> {
                 moves.push((m, self.quiet_score(m, geo, stm)));
             }
         }
+        let moves = moves.as_mut_slice();
         let mut best_move = Move::NONE;
         for n in 0..moves.len() {
             let mut bi = n;

@@ -20,7 +20,7 @@ use crate::core::zobrist::{self, DOMAIN_PIECE, DOMAIN_SIDE, DOMAIN_STATE};
 use crate::core::{
     Badge, BitSet, Color, Dialect, FenError, Geometry, Mode, Move, MoveError, MoveKind, MoveList,
     Outcome, PieceDef, PieceTables, PieceView, PositionView, Powers, RankBase, Square, SquareView,
-    Variant, MAX_MOVES, U256,
+    Variant, U256,
 };
 
 pub use pieces::{
@@ -164,19 +164,6 @@ impl<B: BitSet> Rules<B> {
             zone,
             all,
         }
-    }
-
-    /// The most moves a piece of `pt` and `color` on `sq` can ever have (on an empty board).
-    fn move_bound(&self, color: Color, pt: u8, sq: Square) -> usize {
-        let c = color.index();
-        let mut n = 0;
-        for t in [&self.tables[pt as usize], &self.shots[pt as usize]] {
-            n += (t.leap_move[c][sq.index()] | t.leap_capture[c][sq.index()]).count() as usize;
-            for &(dx, dy, r, _) in &t.slides[c] {
-                n += slide_targets::<B>(self.geo, sq, dx, dy, r, B::EMPTY).count() as usize;
-            }
-        }
-        n
     }
 }
 
@@ -435,7 +422,6 @@ impl<B: BitSet> ImmuneBoard<B> {
             hash: 0,
             history: Vec::new(),
         };
-        let mut bound = [0usize; 2];
         for (i, c) in p.cells.iter().enumerate() {
             if let Some((color, pt)) = *c {
                 let sq = Square(i as u8);
@@ -449,14 +435,8 @@ impl<B: BitSet> ImmuneBoard<B> {
                         p.geo.name(sq, RankBase::ONE)
                     )));
                 }
-                bound[color.index()] += pos.rules.move_bound(color, pt, sq);
                 pos.put(color, pt, sq);
             }
-        }
-        if bound.iter().any(|&b| b > MAX_MOVES) {
-            return Err(FenError::Impossible(format!(
-                "so many pieces that a side could have more than {MAX_MOVES} moves"
-            )));
         }
         for &(sq, k) in &p.counts {
             pos.set_count(sq, k);

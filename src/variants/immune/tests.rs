@@ -405,6 +405,61 @@ fn im_4_monocyte_promotion_zone_is_ranks_9_and_10() {
     assert!(moves(&p).contains(&"e14e15m".to_string()));
 }
 
+/// IM-4 / IM-6 (issue 22): on a board of another number of ranks the Monocyte promotes on the
+/// second-to-last rank or beyond, cannot stand there, and its promotion restarts the 100-ply
+/// count.
+#[test]
+fn im_4_monocyte_promotes_on_the_second_to_last_rank_of_any_board() {
+    // 12×12: ranks 11 and 12 are the zone.
+    let mut p = pos("i11/12/12/4O7/12/12/12/12/12/12/12/12 w - 40 30");
+    assert!(
+        moves(&p).contains(&"e9e10".to_string()),
+        "rank 10: no suffix"
+    );
+    play(&mut p, "e9e10");
+    play(&mut p, "a12a11");
+    assert_eq!(p.halfmove_clock(), 42);
+    play(&mut p, "e10e11m");
+    assert_eq!(
+        p.halfmove_clock(),
+        0,
+        "a promotion restarts the 100-ply count"
+    );
+    assert!(p.fen().starts_with("12/i3M7/"), "{}", p.fen());
+    assert!(matches!(
+        Immune::from_fen("i11/4O7/12/12/12/12/12/12/12/12/12/12 w - 0 1"),
+        Err(FenError::Impossible(_))
+    ));
+    // 16×16 at 99 plies: the promotion's ply does not draw, it starts the count anew.
+    let mut p = pos("i15/16/4O11/16/16/16/16/16/16/16/16/16/16/16/16/16 w - 99 80");
+    play(&mut p, "e14e15m");
+    assert_eq!((p.halfmove_clock(), p.outcome()), (0, None));
+}
+
+/// IM-6 (issue 22): any position that fits the board loads, however many moves it has: 21
+/// Complements on 16×16 have 536 (the engine refused it: "more than 1024 moves" could be had).
+#[test]
+fn im_6_a_position_with_many_moves_loads() {
+    let p = pos(
+        "15i/16/16/16/16/16/16/16/C2C2C9/16/C2C2C2C2C2C/16/C2C2C2C2C2C/16/C2C2C2C2C2C/M15 w - 0 1",
+    );
+    assert_eq!(moves(&p).len(), 536);
+    // Black's lone Invader on p16 answers each with its two steps, but one where a
+    // Complement now stands (Complements are never captured).
+    let blocking = moves(&p)
+        .iter()
+        .filter(|m| m.ends_with("o16") || m.ends_with("p15"))
+        .count();
+    assert_eq!(perft(&mut p.clone(), 2), 536 * 2 - blocking as u64);
+    // 33 Complements spread over the board: 985 moves, near the stack list's 1024 (the list
+    // goes on the heap beyond it: core::moves tests).
+    let p = pos(
+        "15i/2C3C2C3C2/1C5C2C4C/8C7/1C9C1C2/8CC6/4CC8CC/7C1CCC4/5C8C1/10C5/\
+                 3C1C4C5/C4C6C3/9C3C1C/6C2C1C4/3C4C2C4/M15 w - 0 1",
+    );
+    assert_eq!(moves(&p).len(), 985);
+}
+
 // ----- IM-4: the Dendritic cell's captures -----
 
 #[test]
