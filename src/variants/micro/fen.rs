@@ -139,16 +139,30 @@ pub fn parse(fen: &str) -> Result<Micro, FenError> {
     let state = f.get(5).copied().unwrap_or("-");
     let mut infections: Vec<Infection> = Vec::new();
     if state != "-" {
+        // Each square's state is one item, each attribute named once in it: a repeated one
+        // (`b1:wall;b1:wall`) is a FEN no position writes.
+        let mut named = U256::EMPTY;
         for item in state.split(';') {
             let (s, attrs) = item
                 .split_once(':')
                 .ok_or_else(|| FenError::Other(format!("state item {item:?}")))?;
             let at = sq(s)?;
+            if named.contains(at) {
+                return Err(FenError::Other(format!("{s}: a second state item")));
+            }
+            named.insert(at);
             let mut c = pos.cells[at.index()];
             if c.is_empty() {
                 return Err(FenError::Other(format!("state for the empty square {s}")));
             }
+            let mut kinds: Vec<&str> = Vec::new();
             for a in attrs.split(',') {
+                let kind = a.split(['=', '+']).next().unwrap_or(a);
+                let kind = if a.starts_with('+') { "+" } else { kind };
+                if kinds.contains(&kind) {
+                    return Err(FenError::Other(format!("{s}: {kind:?} given twice")));
+                }
+                kinds.push(kind);
                 if let Some(l) = a.strip_prefix('+') {
                     if c.kind != BACTERIUM {
                         return Err(FenError::Impossible(format!(
@@ -259,6 +273,15 @@ pub fn parse(fen: &str) -> Result<Micro, FenError> {
         {
             return Err(FenError::Impossible(format!(
                 "{name}: cannot be a wall member"
+            )));
+        }
+        // A wall is made by a bond of two (MC-10): a member with no member of its side beside
+        // it cannot be reached by play (and would be a platelet no one can capture).
+        if c.has(BONDED)
+            && !(tables().king[s as usize] & pos.bonded & pos.occ[c.color as usize]).any()
+        {
+            return Err(FenError::Impossible(format!(
+                "{name}: a wall member with no wall member of its side beside it"
             )));
         }
         if c.rider.is_some() && (c.kind == NEURON || c.kind == PRION) {
