@@ -321,3 +321,50 @@ fn binary_garbage_does_not_kill_the_engine() {
         e.finish();
     }
 }
+
+/// Issue 23: a Hash size inside the advertised range that the system refuses (here: above the
+/// process's address-space limit, as on a machine with less memory than `Hash 65536`) gives one
+/// error line and keeps the previous table; the engine goes on searching. Before, the process
+/// aborted (`memory allocation of 68719476736 bytes failed`).
+#[test]
+fn refused_hash_sizes_keep_the_table_in_both_protocols() {
+    let mut e = Engine::start_with_address_limit(3000);
+    e.send("uci");
+    e.read_until(|l| l == "uciok");
+    for mb in ["65536", "4096"] {
+        e.send(&format!("setoption name Hash value {mb}"));
+        assert_eq!(
+            e.uci_sync(),
+            [format!(
+                "info string Invalid option value: Hash {mb} MB refused by the system, 16 MB kept"
+            )]
+        );
+    }
+    e.send("setoption name Hash value 64");
+    assert!(e.uci_sync().is_empty());
+    e.send("setoption name Hash value 65536");
+    assert_eq!(
+        e.uci_sync(),
+        ["info string Invalid option value: Hash 65536 MB refused by the system, 64 MB kept"]
+    );
+    e.send("position startpos");
+    e.send("go depth 4");
+    assert!(e.read_until(|l| l.starts_with("bestmove ")).last().unwrap() != "bestmove (none)");
+    e.finish();
+
+    let mut e = Engine::start_with_address_limit(3000);
+    e.send("xboard");
+    e.send("protover 2");
+    e.read_until(|l| l == "feature done=1");
+    e.send("memory 65536");
+    assert_eq!(
+        e.xb_sync(1),
+        ["Error (bad option): memory 65536 (Hash 65536 MB refused by the system, 16 MB kept)"]
+    );
+    e.send("force");
+    e.send("usermove e2e4");
+    e.send("sd 3");
+    e.send("go");
+    e.read_until(|l| l.starts_with("move "));
+    e.finish();
+}

@@ -182,14 +182,21 @@ impl Engine {
     }
 
     /// Sets the hash size, reallocating the table now if it changed. The old table is freed
-    /// before the new one is allocated, so the peak is one table, not two.
-    pub fn resize(&mut self, hash_mb: usize) {
-        self.hash_mb = hash_mb;
+    /// before the new one is filled, so the peak is one table, not two. A size the system
+    /// refuses leaves the table and `hash_mb` as they were and says why.
+    pub fn resize(&mut self, hash_mb: usize) -> Result<(), String> {
         let t = self.tt.get_mut().unwrap_or_else(|e| e.into_inner());
         if t.size_mb() != hash_mb {
-            *t = tt::TranspositionTable::empty();
-            *t = tt::TranspositionTable::new(hash_mb);
+            tt::TranspositionTable::replace(t, hash_mb).map_err(|e| {
+                log::warn!("hash table of {hash_mb} MB: {e}");
+                format!(
+                    "Hash {hash_mb} MB refused by the system, {} MB kept",
+                    t.size_mb()
+                )
+            })?;
         }
+        self.hash_mb = hash_mb;
+        Ok(())
     }
 
     /// Forgets everything learned (new game).
@@ -220,8 +227,12 @@ impl Engine {
         if stale {
             let mut t = self.tt.write().unwrap_or_else(|e| e.into_inner());
             if t.size_mb() != self.hash_mb {
-                *t = tt::TranspositionTable::empty();
-                *t = tt::TranspositionTable::new(self.hash_mb);
+                if let Err(e) = tt::TranspositionTable::replace(&mut t, self.hash_mb) {
+                    log::warn!(
+                        "hash table of {} MB refused ({e}): the old one is kept",
+                        self.hash_mb
+                    );
+                }
             }
         }
         let tt = self.tt.read().unwrap_or_else(|e| e.into_inner());

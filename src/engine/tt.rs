@@ -5,6 +5,7 @@
 //! reads as a miss instead of a wrong move. Buckets of four entries fill one cache line;
 //! replacement prefers deep entries of the current search (depth-preferred with aging).
 
+use std::collections::TryReserveError;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::core::Move;
@@ -124,6 +125,25 @@ impl TranspositionTable {
             generation: AtomicU64::new(0),
             mb,
         }
+    }
+
+    /// Replaces `old` by a table of about `mb` megabytes, or leaves it untouched (entries and
+    /// all) when the system refuses the memory. The new table's memory is reserved first
+    /// (address space only: nothing is touched yet), then the old table is freed, then the new
+    /// one is filled, so the process never holds two tables and never aborts on a size it
+    /// cannot have (`Hash 65536` on a 24 GB machine).
+    pub fn replace(old: &mut TranspositionTable, mb: usize) -> Result<(), TryReserveError> {
+        let n = ((mb.max(1) << 20) / std::mem::size_of::<Bucket>()).max(1);
+        let mut buckets: Vec<Bucket> = Vec::new();
+        buckets.try_reserve_exact(n)?;
+        *old = TranspositionTable::empty();
+        buckets.resize_with(n, Bucket::default);
+        *old = TranspositionTable {
+            buckets,
+            generation: AtomicU64::new(0),
+            mb,
+        };
+        Ok(())
     }
 
     /// A table without a single bucket, only to free the old table before a new one is

@@ -155,21 +155,31 @@ impl Searcher {
     /// search does it first). Called when a protocol changes Hash or Threads, so a new table is
     /// allocated at `setoption` / `memory` (and `isready` / `ping` answered after it), not
     /// inside the next `go` on the clock.
-    pub fn apply_settings(&mut self, settings: &Settings) {
-        if self.running.is_none() {
-            self.configure(settings);
+    /// Applies the settings now when no search runs. A hash size the system refuses is an
+    /// error: the table stays as it was, and `settings.hash_mb` is set back to its size.
+    pub fn apply_settings(&mut self, settings: &mut Settings) -> Result<(), String> {
+        if self.running.is_some() {
+            return Ok(());
         }
+        let r = self.configure(settings);
+        if r.is_err() {
+            settings.hash_mb = self.engine.hash_mb;
+        }
+        r
     }
 
     /// Brings the engine in line with the settings. Only between searches: the table is
     /// reallocated (the old one freed first) only when the hash size changed; a new thread
     /// count is read by the next search.
-    fn configure(&mut self, settings: &Settings) {
+    fn configure(&mut self, settings: &Settings) -> Result<(), String> {
+        let mut result = Ok(());
         match Arc::get_mut(&mut self.engine) {
             Some(engine) => {
                 if engine.hash_mb != settings.hash_mb {
-                    engine.resize(settings.hash_mb);
-                    self.clear_pending = false;
+                    result = engine.resize(settings.hash_mb);
+                    if result.is_ok() {
+                        self.clear_pending = false;
+                    }
                 }
                 read_settings(engine, settings);
             }
@@ -183,6 +193,7 @@ impl Searcher {
             self.engine.clear();
             self.clear_pending = false;
         }
+        result
     }
 
     /// Starts a search of `root`. Any running search must have been finished first; if one is
@@ -199,7 +210,9 @@ impl Searcher {
             log::warn!("search started while another runs: the old one is dropped");
             self.stop_and_join();
         }
-        self.configure(settings);
+        if let Err(e) = self.configure(settings) {
+            log::warn!("{e}");
+        }
         let id = self.next_id;
         self.next_id += 1;
         let control = Arc::new(Control::new(pondering));

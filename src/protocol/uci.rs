@@ -342,7 +342,11 @@ impl Uci {
         match self.settings.set(&name, value.as_deref()) {
             // Hash and Threads take effect now (when idle): a new table is allocated before
             // `isready` is answered, not in the next `go`.
-            Ok(Effect::None) => self.searcher.apply_settings(&self.settings),
+            Ok(Effect::None) => {
+                if let Err(e) = self.searcher.apply_settings(&mut self.settings) {
+                    self.info(&format!("Invalid option value: {}", quote(&e)));
+                }
+            }
             Ok(Effect::ClearHash) => self.searcher.clear_hash(),
             Ok(Effect::Variant) => {
                 self.game = Game::new(self.settings.variant);

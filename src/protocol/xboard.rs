@@ -509,7 +509,11 @@ impl Xboard {
 
     fn set_option(&mut self, name: &str, value: Option<&str>, line: &str) {
         match self.settings.set(name, value) {
-            Ok(Effect::None) => self.searcher.apply_settings(&self.settings),
+            Ok(Effect::None) => {
+                if let Err(e) = self.searcher.apply_settings(&mut self.settings) {
+                    self.error("bad option", Some(&e), line);
+                }
+            }
             Ok(Effect::ClearHash) => self.searcher.clear_hash(),
             Ok(Effect::Variant) => self.start_variant(),
             Err(e) => self.error("bad option", Some(&e.to_string()), line),

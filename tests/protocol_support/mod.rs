@@ -39,9 +39,27 @@ impl Engine {
         Engine::start_with("warn", args)
     }
 
+    /// Starts the engine with its address space limited to `mb` megabytes (`ulimit -v`), as a
+    /// machine's memory limits it: allocations past it fail instead of succeeding lazily.
+    pub fn start_with_address_limit(mb: u64) -> Engine {
+        Engine::spawn(
+            Command::new("sh").args([
+                "-c",
+                &format!("ulimit -v {} && exec \"$0\"", mb * 1024),
+                env!("CARGO_BIN_EXE_cellmate"),
+            ]),
+            "warn",
+        )
+    }
+
     fn start_with(level: &str, args: &[&str]) -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_cellmate"))
-            .args(args)
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_cellmate"));
+        cmd.args(args);
+        Engine::spawn(&mut cmd, level)
+    }
+
+    fn spawn(cmd: &mut Command, level: &str) -> Engine {
+        let mut child = cmd
             .env("RUST_LOG", level)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
