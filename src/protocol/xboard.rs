@@ -492,7 +492,20 @@ impl Xboard {
 
     fn set_option(&mut self, name: &str, value: Option<&str>, line: &str) {
         match self.settings.set(name, value) {
-            Ok(Effect::None) => self.searcher.apply_settings(&self.settings),
+            Ok(Effect::None) => {
+                self.searcher.apply_settings(&self.settings);
+                // `Rank Offset` after `variant` (XBoard's Engine Settings dialog): the shadow
+                // reads XBoard's move texts with the new rank numbering too.
+                let base = self.dialect().rank_base;
+                for s in self
+                    .shadows
+                    .iter_mut()
+                    .flatten()
+                    .chain(self.shadow.as_mut())
+                {
+                    s.set_base(base);
+                }
+            }
             Ok(Effect::ClearHash) => self.searcher.clear_hash(),
             Ok(Effect::Variant) => self.start_variant(),
             Err(e) => self.error(&e.to_string(), line),
