@@ -4,7 +4,7 @@ BIN := target/release/cellmate
 DEPTH ?= 6
 
 .PHONY: help build run test perft bench fuzz fuzz-binary playouts latency soak memory lint fmt clean \
-	verify-xboard verify-python gui gui-test gui-check host-check strength
+	verify-xboard verify-python verify-uci-clients gui gui-test gui-check host-check strength
 
 help:
 	@echo "build   release build of the engine ($(BIN))"
@@ -21,6 +21,7 @@ help:
 	@echo "lint    rustfmt check and clippy with warnings as errors"
 	@echo "verify-xboard  real XBoard under Xvfb: cellmate v Fairy-Max and Sjaak II (not CI)"
 	@echo "verify-python  python-chess drives cellmate over UCI and XBoard (not CI)"
+	@echo "verify-uci-clients  python-chess's UCI layer and a bare pipe play every variant to its end (not CI)"
 	@echo "gui     serve the board page on http://127.0.0.1:8080/ (docs/gui.md)"
 	@echo "gui-test  headless Chromium + Playwright: every move kind of every variant entered with the mouse, checked against d; screenshots docs/gui-*.png (not CI)"
 	@echo "gui-check  xdotool clicks every kind of move into a real XBoard per variant (not CI)"
@@ -135,6 +136,12 @@ verify-xboard: build
 
 verify-python: build
 	python3 scripts/python_chess_check.py $(BIN)
+
+# A plain UCI client (python-chess's protocol layer, and a bare pipe) plays every variant to
+# the end of the game: `bestmove (none)` after `info string game over SCORE {REASON}` (issue 21).
+verify-uci-clients: build
+	python3 scripts/uci_client_check.py $(BIN) --nodes 300
+	python3 scripts/uci_client_check.py $(BIN) --nodes 1000
 
 # docs/gui.md. The page in a real browser: Debian's chromium (apt-get install -y chromium) and
 # playwright-core (npm, installed into tests/browser/node_modules on first use). SHOTS=0 skips

@@ -115,7 +115,7 @@ SCENARIOS = {
     ),
     "microorganism": dict(
         args=["-xlegal", "-variant", "microorganism", "-rankOffset", "1",
-              "-firstOptions", "Rank Offset=1"],
+              "-firstOptions", "Rank_Offset=1"],
         files=16, ranks=16, zero=True,
         fen="15n/16/16/16/16/16/16/4P11/4R11/16/16/16/2A13/16/16/N6TT7 w - - 0 1",
         moves=[
@@ -136,7 +136,7 @@ SCENARIOS = {
     ),
     "microorganism-more": dict(
         args=["-xlegal", "-variant", "microorganism", "-rankOffset", "1",
-              "-firstOptions", "Rank Offset=1"],
+              "-firstOptions", "Rank_Offset=1"],
         files=16, ranks=16, zero=True,
         fen="15n/16/16/16/16/16/16/16/16/16/16/16/2A13/8c7/4P11/N6B8 w - - 0 1",
         moves=[
@@ -155,7 +155,7 @@ SCENARIOS = {
     ),
     "microorganism-hatch": dict(
         args=["-xlegal", "-variant", "microorganism", "-rankOffset", "1",
-              "-firstOptions", "Rank Offset=1"],
+              "-firstOptions", "Rank_Offset=1"],
         files=16, ranks=16, zero=True,
         fen="15n/16/16/16/16/16/16/16/16/16/16/6p9/6V9/16/16/N15 w - - 0 1",
         moves=[
@@ -206,7 +206,7 @@ class Side:
         if variant != "normal":
             self.send(f"variant {variant}")
         if rank_offset:
-            self.send("option Rank Offset=1")
+            self.send("option Rank_Offset=1")
         self.send("force")
         if fen:
             self.send(f"setboard {fen}")

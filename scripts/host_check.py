@@ -49,7 +49,7 @@ from gui_check import Check, Side, XBoard, ENV, XBOARD, ROOT  # noqa: E402
 
 FAIRYMAX = os.environ.get("FAIRYMAX", "/usr/games/fairymax")
 MICRO = ["-xlegal", "-variant", "microorganism", "-rankOffset", "1",
-         "-firstOptions", "Rank Offset=1", "-secondOptions", "Rank Offset=1"]
+         "-firstOptions", "Rank_Offset=1", "-secondOptions", "Rank_Offset=1"]
 
 VARIANTS = {
     "chess": dict(xb="normal", args=[], files=8, ranks=8, zero=False,

@@ -76,6 +76,15 @@ def check_xboard(path):
         print(f"{label}: options {sorted(engine.options)}")
         engine.configure({"memory": 32})
         print(f"{label}: configured memory=32 (cellmate's Hash)")
+        # Every engine option by the name python-chess read from `feature option=` (issue 21:
+        # names with spaces reached it cut at the space).
+        want = {"Move_Overhead", "Contempt", "MultiPV", "Rank_Offset", "Clear_Hash"}
+        if not want <= set(engine.options):
+            raise SystemExit(f"{label}: options {sorted(engine.options)} lack {want}")
+        engine.configure({"Move_Overhead": 50, "Contempt": 10, "Rank_Offset": 0,
+                          "Clear_Hash": None})
+        engine.configure({"Contempt": 0})
+        print(f"{label}: configured Move_Overhead=50, Contempt, Rank_Offset=0, Clear_Hash")
         board = play_five(engine, label)
         analyse(engine, label, board)
         engine.configure({"memory": 16, "cores": 1})

@@ -577,7 +577,10 @@ impl Gui {
         let Some(board) = self.board.as_mut() else {
             return Ok(());
         };
-        if let Some(v) = line.strip_prefix("option Rank Offset=") {
+        let offset = line
+            .strip_prefix("option Rank_Offset=")
+            .or(line.strip_prefix("option Rank Offset="));
+        if let Some(v) = offset {
             board.rank_offset = v.parse().map_err(|_| format!("bad option {line:?}"))?;
         } else if let Some(fen) = line.strip_prefix("setboard ") {
             let kind = board.pos.kind();

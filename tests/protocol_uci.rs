@@ -210,17 +210,70 @@ fn go_ponder_waits_for_ponderhit_or_stop() {
     e.finish();
 }
 
+/// Issue 21: a game the rules have ended is answered with its result and `bestmove (none)`,
+/// never `bestmove 0000` (a move: the Recursion pass), in every variant and for every ending.
 #[test]
-fn no_legal_move_gives_bestmove_0000() {
-    let mut e = Engine::start();
-    e.send("uci");
-    e.read_until(|l| l == "uciok");
-    // Fool's mate: White is mated.
-    e.send("position startpos moves f2f3 e7e5 g2g4 d8h4");
-    e.send("go depth 3");
-    let lines = e.read_until(|l| l.starts_with("bestmove"));
-    assert_eq!(lines.last().unwrap(), "bestmove 0000");
-    e.finish();
+fn ended_games_get_their_result_and_bestmove_none() {
+    let cases = [
+        (
+            "chess",
+            "startpos moves f2f3 e7e5 g2g4 d8h4",
+            "0-1 {Black mates}",
+        ),
+        (
+            "chess",
+            "fen 7k/5Q2/6K1/8/8/8/8/8 b - - 0 1",
+            "1/2-1/2 {Stalemate}",
+        ),
+        (
+            "chess",
+            "startpos moves g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1 f6g8",
+            "1/2-1/2 {Draw by repetition}",
+        ),
+        (
+            "chess",
+            "fen 4k3/8/8/8/8/8/4P3/R3K3 w - - 99 80 moves a1a2",
+            "1/2-1/2 {50-move rule}",
+        ),
+        (
+            "recursion",
+            "fen k7k7/1Q7Q6/1K7K6/16/16/16/16/M7m7 b - - 0 1",
+            "1-0 {White wins (board A 1-0, board B 1-0)}",
+        ),
+        (
+            "immune",
+            "fen 10/10/10/10/4i5/4A5/10/10/10/C1H7 b - 0 1 moves e6e5",
+            "0-1 {White has no piece left that can capture}",
+        ),
+        (
+            "immune",
+            "fen 10/10/10/10/4i5/4M5/10/10/10/10 w - 0 1 moves e5e6",
+            "1-0 {White destroyed every Invader}",
+        ),
+    ];
+    for (variant, position, result) in cases {
+        let mut e = Engine::start();
+        e.send("uci");
+        e.read_until(|l| l == "uciok");
+        e.send(&format!("setoption name UCI_Variant value {variant}"));
+        e.send(&format!("position {position}"));
+        e.send("go depth 3");
+        let lines = e.read_until(|l| l.starts_with("bestmove"));
+        assert_eq!(
+            lines,
+            [
+                format!("info string game over {result}"),
+                "bestmove (none)".into()
+            ],
+            "{variant} {position}"
+        );
+        // `go infinite` waits for `stop` with its bestmove, as for a search.
+        e.send("go infinite");
+        assert_eq!(e.uci_sync(), [format!("info string game over {result}")]);
+        e.send("stop");
+        assert_eq!(e.uci_sync(), ["bestmove (none)"]);
+        e.finish();
+    }
 }
 
 #[test]

@@ -55,10 +55,10 @@ fn handshake_features_then_done_last() {
     }
     let myname = format!("myname=\"cellmate {}\"", env!("CARGO_PKG_VERSION"));
     assert!(first.contains(&myname), "{first}");
-    assert!(lines.contains(&"feature option=\"Move Overhead -spin 30 0 5000\"".to_string()));
+    assert!(lines.contains(&"feature option=\"Move_Overhead -spin 30 0 5000\"".to_string()));
     assert!(lines.contains(&"feature option=\"Contempt -spin 0 -10000 10000\"".to_string()));
     assert!(lines.contains(&"feature option=\"MultiPV -spin 1 1 64\"".to_string()));
-    assert!(lines.contains(&"feature option=\"Clear Hash -button\"".to_string()));
+    assert!(lines.contains(&"feature option=\"Clear_Hash -button\"".to_string()));
     assert_eq!(lines.last().unwrap(), "feature done=1");
     assert_eq!(lines.iter().filter(|l| l.contains("done=")).count(), 1);
     // What XBoard sends next (from the real start-up transcript) is accepted silently.
@@ -447,11 +447,11 @@ fn lift_is_answered_with_every_target() {
     assert!(answer(&mut e, "hover e4").is_empty());
     assert_eq!(
         answer(&mut e, "lift e9"),
-        ["Error (bad argument: expected a square): lift e9"]
+        ["Error (bad argument): lift e9 (expected a square)"]
     );
     assert_eq!(
         answer(&mut e, "put"),
-        ["Error (bad argument: expected a square): put"]
+        ["Error (bad argument): put (expected a square)"]
     );
     // A pawn reaching the last rank, capturing or not: a promotion choice (magenta), no
     // `choice`; a capture without promotion is red.
@@ -587,4 +587,52 @@ fn recursion_second_engine_castles_after_the_relayed_setup_fen() {
          RM1KQ2R1KR1QBNR b a b:KQkq:-:0:*:n b:kq:-:1:*:n 12"
     );
     second.finish();
+}
+
+/// Issue 21: `go` on a game the rules have ended is answered with a result claim in every
+/// variant (positions in XBoard's view: Immune Chess mirrored, docs/xboard.md), also when the
+/// result was already claimed.
+#[test]
+fn go_on_an_ended_game_claims_the_result_in_every_variant() {
+    let cases = [
+        (
+            "normal",
+            "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3",
+            "0-1 {Black mates}",
+        ),
+        (
+            "recursion",
+            "k7k7/1Q7Q6/1K7K6/16/16/16/16/M7m7 b - - 0 1",
+            "1-0 {White wins (board A 1-0, board B 1-0)}",
+        ),
+        (
+            "microorganism",
+            "15n/16/16/16/16/16/16/16/16/16/16/16/16/16/16/N15 w - - 0 1",
+            "1/2-1/2 {Only the Neurons are left}",
+        ),
+        (
+            "immune",
+            "10/10/10/10/4m5/10/10/10/10/10 w - - 0 1",
+            "0-1 {Black destroyed every Invader}",
+        ),
+    ];
+    for (variant, fen, claim) in cases {
+        let mut e = Engine::start();
+        handshake(&mut e);
+        e.send("new");
+        e.send(&format!("variant {variant}"));
+        e.send("force");
+        e.send(&format!("setboard {fen}"));
+        e.send("go");
+        let lines: Vec<String> = e
+            .xb_sync(1)
+            .into_iter()
+            .filter(|l| !l.starts_with("setup ") && !l.starts_with("piece "))
+            .collect();
+        assert_eq!(lines, [claim], "{variant}");
+        e.send(&format!("result {claim}"));
+        e.send("go");
+        assert_eq!(e.xb_sync(2), [claim], "{variant}, claimed again");
+        e.finish();
+    }
 }

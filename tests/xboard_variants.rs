@@ -938,7 +938,7 @@ fn recursion_pass_relayed_as_setboard() {
     e.finish();
 }
 
-/// `option Rank Offset=1` after `variant microorganism` (as XBoard's Engine Settings dialog
+/// `option Rank_Offset=1` after `variant microorganism` (as XBoard's Engine Settings dialog
 /// sends it): the shadow of XBoard's board reads the next move texts 0-based too. It kept the
 /// numbering of `variant` time and moved the Neuron `i0` for `usermove i1i5` (found by
 /// `make host-check`: the side engine's shadow differed from XBoard's board).
@@ -949,7 +949,7 @@ fn micro_shadow_follows_a_later_rank_offset() {
     e.send("protover 2");
     e.read_until(|l| l == "feature done=1");
     e.send("variant microorganism");
-    e.send("option Rank Offset=1");
+    e.send("option Rank_Offset=1");
     e.send("force");
     e.send("usermove i1i5");
     e.send("xbfen");

@@ -20,8 +20,19 @@ pub struct TimeBudget {
 }
 
 impl TimeBudget {
-    /// The budget for `limits`: `movetime` exactly (minus the overhead); else a share of the
-    /// clock plus most of the increment; none for infinite or depth/node-limited searches.
+    /// The budget for `limits`: `movetime` nearly all (the overhead is kept back, but never
+    /// more than a tenth of it); else a share of the clock plus part of the increment; none for
+    /// infinite or depth/node-limited searches.
+    ///
+    /// The clock is spent so that it does not sink to nothing on a loaded machine (issue 21:
+    /// 3 of 12 self-play games at 3+0.05 forfeited while another process ran):
+    /// - every move is taken to cost the overhead on top of the search (the GUI's clock runs
+    ///   while the engine reads, starts, stops and writes), so only the part of the increment
+    ///   above the overhead counts as income;
+    /// - a floor of the clock is never planned on: the overhead and [`SAFETY_MS`] for each move
+    ///   to go, plus twice the increment and a twentieth of the clock. Near the floor the engine
+    ///   moves at once and the increment refills the clock, and a late answer (a busy machine)
+    ///   comes out of the floor, not out of the GUI's flag.
     pub fn new(limits: &Limits) -> TimeBudget {
         if limits.infinite {
             return TimeBudget {
@@ -30,7 +41,7 @@ impl TimeBudget {
             };
         }
         if let Some(mt) = limits.movetime {
-            let t = mt.saturating_sub(limits.move_overhead).max(1);
+            let t = mt.saturating_sub(limits.move_overhead.min(mt / 10)).max(1);
             return TimeBudget {
                 soft: Some(t),
                 hard: Some(t),
@@ -43,22 +54,27 @@ impl TimeBudget {
             };
         };
         let inc = limits.increment;
+        let per_move = limits.move_overhead.saturating_add(SAFETY_MS);
         // The hard cap is a share of the clock. Before a time control (`m` moves to go) it is
-        // at most 1.25/m, and the move overhead is kept back for every one of the `m` moves:
-        // even if every move hit the cap the last one still has time (a cap of 0.5 for every
-        // m, and one overhead kept back, let a 40-move session end with 0.01 s on the clock
-        // against XBoard).
-        let (moves, max_share, reserved) = match limits.moves_to_go {
-            Some(1) => (1, 0.8, limits.move_overhead),
+        // at most 1.25/m, and the overhead is kept back for every one of the `m` moves: even
+        // if every move hit the cap the last one still has time (a cap of 0.5 for every m, and
+        // one overhead kept back, let a 40-move session end with 0.01 s on the clock against
+        // XBoard).
+        let (moves, max_share, floor) = match limits.moves_to_go {
+            Some(1) => (1, 0.8, per_move),
             Some(m) => {
                 let m = m.clamp(2, 50) as u64;
-                (m, (1.25 / m as f64).min(0.5), limits.move_overhead * m)
+                (m, (1.25 / m as f64).min(0.5), per_move.saturating_mul(m))
             }
-            None => (30, 0.4, limits.move_overhead),
+            None => (30, 0.4, per_move),
         };
+        let floor = floor
+            .saturating_add(inc.saturating_mul(2))
+            .saturating_add(left / 20);
         // What may be spent without ever flagging.
-        let avail = left.saturating_sub(reserved + SAFETY_MS).max(1);
-        let base = (avail / moves).saturating_add(inc.saturating_mul(3) / 4);
+        let avail = left.saturating_sub(floor).max(1);
+        let income = inc.saturating_sub(limits.move_overhead);
+        let base = (avail / moves).saturating_add(income.saturating_mul(3) / 4);
         let cap = ((avail as f64) * max_share) as u64;
         let hard = base.saturating_mul(4).min(cap).max(1);
         // The next iteration takes a few times the last: stop starting them early.
@@ -107,15 +123,35 @@ mod tests {
     }
 
     #[test]
-    fn movetime_is_exact_minus_overhead() {
-        let l = Limits {
-            movetime: Some(1000),
-            move_overhead: 30,
-            ..Limits::default()
-        };
-        let b = TimeBudget::new(&l);
-        assert_eq!(b.hard, Some(970));
-        assert_eq!(b.soft, Some(970));
+    fn movetime_is_spent_nearly_whole() {
+        for (mt, want) in [(1000, 970), (30, 27), (100, 90), (5, 5), (1, 1), (0, 1)] {
+            let l = Limits {
+                movetime: Some(mt),
+                move_overhead: 30,
+                ..Limits::default()
+            };
+            let b = TimeBudget::new(&l);
+            assert_eq!((b.soft, b.hard), (Some(want), Some(want)), "movetime {mt}");
+        }
+    }
+
+    /// A sudden-death game with an increment whose every move takes its whole hard budget
+    /// plus the overhead and 10 ms more (a loaded machine: still less than the increment)
+    /// keeps a floor on the clock: twice the increment, from which a late answer is paid.
+    #[test]
+    fn a_busy_machine_does_not_run_the_clock_down() {
+        for (base, inc) in [(3000u64, 50u64), (10_000, 100), (60_000, 1000), (1000, 100)] {
+            let mut left = base;
+            let mut lowest = left;
+            for _ in 0..500 {
+                let b = TimeBudget::new(&limits(left, inc, None));
+                let spent = b.hard.unwrap() + 30 + 10;
+                assert!(spent < left, "{base}+{inc}: {spent} of {left} ms");
+                left = left - spent + inc;
+                lowest = lowest.min(left);
+            }
+            assert!(lowest >= 2 * inc, "{base}+{inc}: down to {lowest} ms");
+        }
     }
 
     #[test]

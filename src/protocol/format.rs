@@ -123,3 +123,41 @@ mod tests {
         assert!(!line.contains(" pv"));
     }
 }
+
+/// At most this many characters of a bad input are quoted back in an error line.
+pub const QUOTE_MAX: usize = 100;
+
+/// A bad input as an error line quotes it: its first [`QUOTE_MAX`] characters with control
+/// characters escaped (`\x00`, `\u{9b}`), `...` when cut. An error line stays one short line
+/// whatever was sent (a 1 MB line, NUL bytes).
+pub fn quote(text: &str) -> String {
+    let mut out = String::new();
+    for (i, c) in text.chars().enumerate() {
+        if i == QUOTE_MAX {
+            out.push_str("...");
+            break;
+        }
+        match c {
+            c if (c as u32) < 0x80 && c.is_control() => {
+                out.push_str(&format!("\\x{:02x}", c as u32))
+            }
+            c if c.is_control() => out.extend(c.escape_unicode()),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod quote_tests {
+    use super::*;
+
+    #[test]
+    fn quotes_are_short_and_escaped() {
+        assert_eq!(quote("foo bar"), "foo bar");
+        assert_eq!(quote("a\0b\x1bc\u{9b}"), "a\\x00b\\x1bc\\u{9b}");
+        let long = "x".repeat(1_000_000);
+        assert_eq!(quote(&long), format!("{}...", "x".repeat(QUOTE_MAX)));
+        assert_eq!(quote(&"é".repeat(QUOTE_MAX)), "é".repeat(QUOTE_MAX));
+    }
+}

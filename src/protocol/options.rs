@@ -84,9 +84,19 @@ impl Spin {
     fn xboard(&self) -> String {
         format!(
             "feature option=\"{} -spin {} {} {}\"",
-            self.name, self.default, self.min, self.max
+            xboard_name(self.name),
+            self.default,
+            self.min,
+            self.max
         )
     }
+}
+
+/// An option's name in XBoard's `feature option=` lines: spaces as `_` (`Move_Overhead`), since
+/// clients split the line on spaces (python-chess 1.11's `popen_xboard` read `Move Overhead`
+/// as an option `Move`). XBoard's `option NAME=VALUE` is taken with either spelling.
+pub fn xboard_name(name: &str) -> String {
+    name.replace(' ', "_")
 }
 
 /// Why an option setting was refused.
@@ -157,8 +167,10 @@ fn parse_bool(name: &str, value: Option<&str>) -> Result<bool, OptionError> {
 impl Settings {
     /// Sets an option by name (case-insensitive). On error nothing changes.
     pub fn set(&mut self, name: &str, value: Option<&str>) -> Result<Effect, OptionError> {
-        let key = name.trim().to_ascii_lowercase();
-        let same = |n: &str| key == n.to_ascii_lowercase();
+        // Case-insensitive, `_` for a space (the XBoard spelling, `xboard_name`).
+        let norm = |n: &str| n.trim().to_ascii_lowercase().replace('_', " ");
+        let key = norm(name);
+        let same = |n: &str| key == norm(n);
         if same(HASH.name) {
             self.hash_mb = HASH.parse(value)? as usize;
         } else if same(THREADS.name) {
@@ -219,7 +231,7 @@ impl Settings {
             CONTEMPT.xboard(),
             MULTIPV.xboard(),
             RANK_OFFSET.xboard(),
-            format!("feature option=\"{CLEAR_HASH} -button\""),
+            format!("feature option=\"{} -button\"", xboard_name(CLEAR_HASH)),
         ]
     }
 }
@@ -275,6 +287,21 @@ mod tests {
             uci.contains(&"option name UCI_Variant type combo default chess var chess var recursion var microorganism var immune".to_string())
         );
         let xb = Settings::xboard_options();
-        assert!(xb.contains(&"feature option=\"Move Overhead -spin 30 0 5000\"".to_string()));
+        assert_eq!(
+            xb,
+            [
+                "feature option=\"Move_Overhead -spin 30 0 5000\"",
+                "feature option=\"Contempt -spin 0 -10000 10000\"",
+                "feature option=\"MultiPV -spin 1 1 64\"",
+                "feature option=\"Rank_Offset -spin 0 0 1\"",
+                "feature option=\"Clear_Hash -button\"",
+            ]
+        );
+        // Either spelling sets the option.
+        let mut s = Settings::default();
+        assert_eq!(s.set("Move_Overhead", Some("7")), Ok(Effect::None));
+        assert_eq!(s.set("rank offset", Some("1")), Ok(Effect::None));
+        assert_eq!((s.move_overhead, s.rank_offset), (7, 1));
+        assert_eq!(s.set("Clear_Hash", None), Ok(Effect::ClearHash));
     }
 }

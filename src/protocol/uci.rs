@@ -15,14 +15,20 @@
 //! `info string Invalid option value: REASON`, `info string Invalid go parameters: REASONS`.
 //! A `go` with bad parameters still searches with the parameters that were good: a GUI waits
 //! for its `bestmove`.
+//!
+//! A `go` on a game the rules have ended is answered `info string game over SCORE {REASON}`
+//! (`1-0 {White mates}`, `1/2-1/2 {Draw by the 100-ply rule}`, …) and `bestmove (none)` (after
+//! `stop` for `go infinite`/`go ponder`), never `bestmove 0000`, which is a move: a Recursion
+//! pass (IR-5).
 
 use tokio::sync::mpsc::UnboundedSender;
 
+use super::format::quote;
 use super::game::{Game, VariantKind};
 use super::options::{Effect, OptionError, Settings};
 use super::searcher::{Finished, InfoSink, Searcher};
 use super::{engine_name, Flow, Output};
-use crate::core::{Color, Dialect, MoveError};
+use crate::core::{Color, Dialect, MoveError, Outcome};
 use crate::engine::Limits;
 
 /// `position` read into its parts.
@@ -241,6 +247,9 @@ pub struct Uci {
     /// A search that ended by itself during `go infinite` or `go ponder`: its `bestmove` waits
     /// for `stop` (or `ponderhit`).
     held: Option<Finished>,
+    /// A `go infinite` or `go ponder` on a game the rules have ended: its `bestmove (none)`
+    /// waits for `stop` (or `ponderhit`), like a search's.
+    ended_pending: bool,
     /// The last `position` command that set `game`: a following one that only appends moves
     /// to it (as GUIs send during a game) plays just the new moves instead of replaying the
     /// whole game before the clock's move (a 1,000-ply Microorganism game took 31 ms).
@@ -257,6 +266,7 @@ impl Uci {
             out,
             go: GoFlags::default(),
             held: None,
+            ended_pending: false,
             last_position: None,
         }
     }
@@ -299,6 +309,8 @@ impl Uci {
                     self.searcher.stop();
                 } else if let Some(f) = self.held.take() {
                     self.bestmove(f);
+                } else {
+                    self.flush_ended();
                 }
             }
             "ponderhit" => {
@@ -308,6 +320,7 @@ impl Uci {
                     if let Some(f) = self.held.take() {
                         self.bestmove(f);
                     }
+                    self.flush_ended();
                 }
             }
             "quit" => {
@@ -316,14 +329,14 @@ impl Uci {
             }
             "d" => self.out.line(&self.game.display()),
             "debug" | "register" => {}
-            _ => self.info(&format!("Unknown command: {line}")),
+            _ => self.info(&format!("Unknown command: {}", quote(line))),
         }
         Flow::Continue
     }
 
     fn setoption(&mut self, line: &str) {
         let Some((name, value)) = parse_setoption(line) else {
-            self.info(&format!("Invalid setoption command: {line}"));
+            self.info(&format!("Invalid setoption command: {}", quote(line)));
             return;
         };
         match self.settings.set(&name, value.as_deref()) {
@@ -335,15 +348,20 @@ impl Uci {
                 self.game = Game::new(self.settings.variant);
                 self.last_position = None;
             }
-            Err(OptionError::Unknown(n)) => self.info(&format!("Unknown option: {n}")),
-            Err(e) => self.info(&format!("Invalid option value: {e}")),
+            Err(OptionError::Unknown(n)) => self.info(&format!("Unknown option: {}", quote(&n))),
+            Err(e) => self.info(&format!("Invalid option value: {}", quote(&e.to_string()))),
         }
     }
 
     fn position(&mut self, line: &str) {
         let cmd = match parse_position(line, self.game.kind()) {
             Ok(c) => c,
-            Err(e) => return self.info(&format!("Invalid position command: {e}")),
+            Err(e) => {
+                return self.info(&format!(
+                    "Invalid position command: {}",
+                    quote(&e.to_string())
+                ))
+            }
         };
         let kind = self.settings.variant;
         if let Some(prev) = &self.last_position {
@@ -365,7 +383,13 @@ impl Uci {
             None => Game::new(kind),
             Some(fen) => match Game::from_fen(kind, fen) {
                 Ok(g) => g,
-                Err(e) => return self.info(&format!("Invalid FEN: {fen} ({e})")),
+                Err(e) => {
+                    return self.info(&format!(
+                        "Invalid FEN: {} ({})",
+                        quote(fen),
+                        quote(&e.to_string())
+                    ))
+                }
             },
         };
         match game.play_all(&cmd.moves, Dialect::UCI) {
@@ -379,8 +403,8 @@ impl Uci {
 
     fn move_error(&self, e: MoveError) {
         match e {
-            MoveError::Illegal(m) => self.info(&format!("Illegal move: {m}")),
-            MoveError::Syntax(m) => self.info(&format!("Illegal move: {m} (not a move)")),
+            MoveError::Illegal(m) => self.info(&format!("Illegal move: {}", quote(&m))),
+            MoveError::Syntax(m) => self.info(&format!("Illegal move: {} (not a move)", quote(&m))),
         }
     }
 
@@ -392,6 +416,20 @@ impl Uci {
         if let Some(f) = self.held.take() {
             self.bestmove(f);
         }
+        self.flush_ended();
+    }
+
+    /// The `bestmove (none)` of a `go infinite`/`go ponder` on an ended game, when it is due.
+    fn flush_ended(&mut self) {
+        if std::mem::take(&mut self.ended_pending) {
+            self.out.line("bestmove (none)");
+        }
+    }
+
+    /// The line naming a finished game's result and reason, before its `bestmove (none)`:
+    /// `info string game over 1-0 {White mates}` (the score and reason as in PGN).
+    fn game_over_line(o: &Outcome) -> String {
+        format!("info string game over {} {{{}}}", o.score(), o.reason())
     }
 
     fn go(&mut self, line: &str) {
@@ -399,7 +437,10 @@ impl Uci {
         let (go, mut errors) = parse_go(line);
         if let Some(depth) = go.perft {
             if !errors.is_empty() {
-                self.info(&format!("Invalid go parameters: {}", errors.join("; ")));
+                self.info(&format!(
+                    "Invalid go parameters: {}",
+                    quote(&errors.join("; "))
+                ));
             }
             return self.perft(depth);
         }
@@ -411,7 +452,25 @@ impl Uci {
             }
         }
         if !errors.is_empty() {
-            self.info(&format!("Invalid go parameters: {}", errors.join("; ")));
+            self.info(&format!(
+                "Invalid go parameters: {}",
+                quote(&errors.join("; "))
+            ));
+        }
+        // A game the rules have ended (mate, stalemate, repetition, the 100-ply rule, both
+        // Recursion boards decided, an Immune ending) is not searched: its result, then
+        // `bestmove (none)` — never `0000`, which is a move (a Recursion pass).
+        if let Some(o) = self.game.outcome() {
+            self.out.line(&Self::game_over_line(&o));
+            self.go = GoFlags {
+                infinite: go.infinite,
+            };
+            if go.infinite || go.ponder {
+                self.ended_pending = true;
+            } else {
+                self.out.line("bestmove (none)");
+            }
+            return;
         }
         let (time, inc) = match self.game.side_to_move() {
             Color::White => (go.wtime, go.winc),
@@ -465,7 +524,12 @@ impl Uci {
 
     fn bestmove(&mut self, f: Finished) {
         let text = match f.result.best {
-            None => "bestmove 0000".to_string(),
+            None => {
+                if let Some(o) = f.root.outcome() {
+                    self.out.line(&Self::game_over_line(&o));
+                }
+                "bestmove (none)".to_string()
+            }
             Some(best) => {
                 let mut s = format!("bestmove {}", f.root.move_text(best, Dialect::UCI));
                 if let Some(p) = f.result.ponder {

@@ -1,12 +1,16 @@
 //! XBoard / CECP v2.
 //!
-//! Error lines (each one line; the state is unchanged):
+//! Error lines (each one line; the state is unchanged; the type in parentheses is one of the
+//! fixed words below, never with parentheses inside, as python-chess reads it; the command is
+//! quoted at most 100 characters long with control characters escaped):
 //! - `Error (unknown command): LINE`
-//! - `Error (bad FEN: REASON): setboard FEN`
+//! - `Error (bad FEN): setboard FEN (REASON)`
 //! - `Error (unsupported variant): variant NAME`
-//! - `Error (REASON): LINE` for a bad argument (`level`, `st`, `sd`, `time`, `otim`, `memory`,
-//!   `cores`, `option` out of range or unreadable) and for `undo`/`remove` with no move to take
-//!   back;
+//! - `Error (bad argument): LINE (EXPECTED)` for `level`, `st`, `sd`, `time`, `otim`, `lift`,
+//!   `put`, `hover`;
+//! - `Error (bad option): LINE (REASON)` for `memory`, `cores`, `option` out of range, unreadable
+//!   or unknown;
+//! - `Error (no move to take back): undo` (or `remove`);
 //! - `Illegal move: MOVE` for a move not legal in the position and
 //!   `Illegal move (not a move): MOVE` for a text that is no move at all.
 //!
@@ -24,6 +28,7 @@ use std::sync::Arc;
 
 use tokio::sync::mpsc::UnboundedSender;
 
+use super::format;
 use super::game::{Game, VariantKind};
 use super::options::{self, Effect, Settings};
 use super::searcher::{Finished, InfoSink, Searcher};
@@ -189,8 +194,16 @@ impl Xboard {
         self.handshake
     }
 
-    fn error(&self, kind: &str, line: &str) {
-        self.out.line(&format!("Error ({kind}): {line}"));
+    /// `Error (KIND): COMMAND` or `Error (KIND): COMMAND (DETAIL)`: KIND is one of a few fixed
+    /// words without parentheses (python-chess reads the type as `\([^()]+\)`), the command is
+    /// quoted short and escaped (`format::quote`).
+    fn error(&self, kind: &str, detail: Option<&str>, line: &str) {
+        debug_assert!(!kind.contains(['(', ')']), "{kind}");
+        let quoted = format::quote(line);
+        self.out.line(&match detail {
+            Some(d) => format!("Error ({kind}): {quoted} ({})", format::quote(d)),
+            None => format!("Error ({kind}): {quoted}"),
+        });
     }
 
     fn sink(&self) -> InfoSink {
@@ -221,7 +234,7 @@ impl Xboard {
                     self.start_variant();
                     self.send_setup();
                 }
-                None => self.error("unsupported variant", line),
+                None => self.error("unsupported variant", None, line),
             },
             "force" => {
                 if self.task != Some(Task::Analyze) {
@@ -239,7 +252,11 @@ impl Xboard {
                     return Flow::Continue;
                 }
                 self.discard();
-                self.maybe_think();
+                // A `go` on a game the rules have ended is answered with the result claim, even
+                // if it was claimed before: the GUI waits for an answer.
+                if !self.claim_if_over() {
+                    self.maybe_think();
+                }
             }
             "playother" => {
                 if self.task == Some(Task::Think) {
@@ -259,7 +276,7 @@ impl Xboard {
                     self.clock.time_ms = None;
                     self.clock.otim_ms = None;
                 }
-                None => self.error("bad argument: expected level MPS BASE INC", line),
+                None => self.error("bad argument", Some("expected level MPS BASE INC"), line),
             },
             "st" => match args
                 .first()
@@ -267,11 +284,11 @@ impl Xboard {
                 .filter(|&ms| ms > 0)
             {
                 Some(ms) => self.clock.st_ms = Some(ms),
-                None => self.error("bad argument: expected seconds", line),
+                None => self.error("bad argument", Some("expected seconds"), line),
             },
             "sd" => match args.first().and_then(|s| s.parse::<u32>().ok()) {
                 Some(d) if d > 0 => self.clock.sd = Some(d),
-                _ => self.error("bad argument: expected a depth", line),
+                _ => self.error("bad argument", Some("expected a depth"), line),
             },
             "time" | "otim" => match args.first().and_then(|s| s.parse::<i64>().ok()) {
                 Some(cs) => {
@@ -282,7 +299,7 @@ impl Xboard {
                         self.clock.otim_ms = ms;
                     }
                 }
-                None => self.error("bad argument: expected centiseconds", line),
+                None => self.error("bad argument", Some("expected centiseconds"), line),
             },
             "usermove" => self.user_move(rest),
             "lift" | "put" | "hover" => self.mouse(cmd, rest, line),
@@ -314,7 +331,7 @@ impl Xboard {
                     self.reset_shadow();
                     self.after_reset();
                 }
-                Err(e) => self.error(&format!("bad FEN: {e}"), line),
+                Err(e) => self.error("bad FEN", Some(&e.to_string()), line),
             },
             "hint" => {
                 if let Some(Task::Ponder { predicted }) = self.task {
@@ -380,7 +397,7 @@ impl Xboard {
             "help" => self.comment(HELP),
             _ => match xbvariant::parse_move(self.game.pos(), line, self.dialect()) {
                 Ok(_) | Err(MoveError::Illegal(_)) => self.user_move(line),
-                Err(MoveError::Syntax(_)) => self.error("unknown command", line),
+                Err(MoveError::Syntax(_)) => self.error("unknown command", None, line),
             },
         }
         Flow::Continue
@@ -407,7 +424,7 @@ impl Xboard {
     fn mouse(&mut self, cmd: &str, rest: &str, line: &str) {
         let d = self.dialect();
         let Some(sq) = xbvariant::xb_square(self.game.pos(), rest, d) else {
-            return self.error("bad argument: expected a square", line);
+            return self.error("bad argument", Some("expected a square"), line);
         };
         match cmd {
             "lift" => {
@@ -508,7 +525,7 @@ impl Xboard {
             }
             Ok(Effect::ClearHash) => self.searcher.clear_hash(),
             Ok(Effect::Variant) => self.start_variant(),
-            Err(e) => self.error(&e.to_string(), line),
+            Err(e) => self.error("bad option", Some(&e.to_string()), line),
         }
     }
 
@@ -551,7 +568,7 @@ impl Xboard {
 
     fn take_back(&mut self, plies: usize, line: &str) {
         if self.game.history().len() < plies {
-            return self.error("no move to take back", line);
+            return self.error("no move to take back", None, line);
         }
         self.discard();
         self.lifted = None;
@@ -692,9 +709,16 @@ impl Xboard {
     fn user_move(&mut self, text: &str) {
         let m = match xbvariant::parse_move(self.game.pos(), text, self.dialect()) {
             Ok(m) => m,
-            Err(MoveError::Illegal(_)) => return self.out.line(&format!("Illegal move: {text}")),
+            Err(MoveError::Illegal(_)) => {
+                return self
+                    .out
+                    .line(&format!("Illegal move: {}", format::quote(text)))
+            }
             Err(MoveError::Syntax(_)) => {
-                return self.out.line(&format!("Illegal move (not a move): {text}"))
+                return self.out.line(&format!(
+                    "Illegal move (not a move): {}",
+                    format::quote(text)
+                ))
             }
         };
         // XBoard applied the move to its board as sent to it (a garbled relay is ours).

@@ -227,7 +227,8 @@ pub fn mobility(p: &Micro, color: Color) -> i32 {
 
 /// How many squares a single-cell piece reaches by its leaps and slides (with its absorbed
 /// gifts), not counting its own side's squares; from the precomputed tables, without move
-/// generation. A White blood cell's slides stop at the edge of its half (MC-5).
+/// generation. A White blood cell's slides stop at the edge of its half, and one outside its
+/// half has none (MC-5).
 pub fn reach(c: &Cell, sq: Square, own: crate::core::U256, occ: crate::core::U256) -> i32 {
     let t = tables();
     let (col, s, kind) = (c.color as usize, sq.index(), c.kind as usize);
@@ -241,6 +242,9 @@ pub fn reach(c: &Cell, sq: Square, own: crate::core::U256, occ: crate::core::U25
         dirs |= t.gift_slides[g];
     }
     let half = |x: u16| (x / 16 < 8) == (c.color == 0);
+    if c.kind == WBC && !half(s as u16) {
+        dirs = 0;
+    }
     for d in 0..8 {
         if dirs & (1 << d) == 0 {
             continue;
@@ -323,5 +327,17 @@ mod tests {
         let sq = Square(3 * 16 + 3);
         let own = p.color_set(Color::White);
         assert_eq!(reach(p.cell(sq), sq, own, p.occupied()), 15 + 7 + 7 + 6);
+        // Outside its half (a Black one promoted on c1) it reaches nothing (issue 22): its
+        // lines toward its own half start outside it.
+        let p = Micro::from_fen("8n7/16/16/16/16/16/16/16/16/16/7N8/16/16/16/16/2w13 w - 0 1 -")
+            .expect("fen");
+        let own = p.color_set(Color::Black);
+        assert_eq!(reach(p.cell(Square(2)), Square(2), own, p.occupied()), 0);
+        // A Black one on c9, in its half, reaches only ranks 9-16.
+        let p = Micro::from_fen("8n7/16/16/16/16/16/16/2w13/16/16/16/16/16/16/16/8N7 w - 0 1 -")
+            .expect("fen");
+        let own = p.color_set(Color::Black);
+        let c9 = Square(8 * 16 + 2);
+        assert_eq!(reach(p.cell(c9), c9, own, p.occupied()), 15 + 7 + 7 + 2);
     }
 }

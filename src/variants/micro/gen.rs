@@ -144,7 +144,9 @@ pub fn rigid_captures(pos: &Micro, m: Move) -> usize {
 
 /// Whether `by` attacks `sq`: some piece of `by` could capture there (MC-4 … MC-12): infected
 /// pieces, lone prions and riders attack nothing; a virus attacks its king steps; a white blood
-/// cell only in its own half; an expanded piece through its rigid moves.
+/// cell only along lines whose every square is in its own half (MC-5: the target and its own
+/// square both in the half, so the straight line between them is too; one that stands outside
+/// its half attacks nothing); an expanded piece through its rigid moves.
 pub fn attacked(pos: &Micro, sq: Square, by: Color) -> bool {
     let t = tables();
     let s = sq.index();
@@ -187,7 +189,8 @@ pub fn attacked(pos: &Micro, sq: Square, by: Color) -> bool {
             if !c.is_empty() {
                 if single.contains(Square(cur as u8))
                     && slide_dirs(c) & (1 << opposite(d)) != 0
-                    && (c.kind != WBC || in_own_half(sq.0, c.color))
+                    && (c.kind != WBC
+                        || (in_own_half(sq.0, c.color) && in_own_half(cur as u8, c.color)))
                 {
                     return true;
                 }
@@ -268,7 +271,14 @@ fn pseudo(pos: &Micro, out: &mut MoveList) {
             let mut moves = mv & empty;
             let mut caps = cap & capt;
             let dirs = slide_dirs(&c);
+            // MC-5: a White blood cell slides only within its half, and not at all from
+            // outside it (a Bacterium's queen gift has no such limit, MC-7).
             let half = c.kind == WBC;
+            let dirs = if half && !in_own_half(f, c.color) {
+                0
+            } else {
+                dirs
+            };
             for (d, next) in t.next.iter().enumerate() {
                 if dirs & (1 << d) == 0 {
                     continue;

@@ -219,6 +219,48 @@ fn mc_5_white_blood_cell_stays_in_its_half() {
     assert!(p.in_check());
 }
 
+/// MC-5 (issue 22): a White blood cell outside its half (after a promotion) attacks nothing;
+/// one in its half attacks only along lines inside it. Found by an independent implementation
+/// of the rules: the engine gave false checks along lines through the enemy half.
+#[test]
+fn mc_5_white_blood_cell_attacks_only_within_its_half() {
+    // White's on c11 (outside ranks 1-8): it neither moves nor attacks f8 on its diagonal.
+    let p = pos("16/16/16/16/16/2W13/16/6n9/16/16/16/16/16/16/16/8N7 b - 0 1 -");
+    assert_eq!(
+        moves(&p),
+        sorted(&["g9f10", "g9g10", "g9h10", "g9f9", "g9h9", "g9f8", "g9g8", "g9h8"])
+    );
+    let mut w = pos("16/16/16/16/16/2W13/16/6n9/16/16/16/16/16/16/16/8N7 w - 0 1 -");
+    assert!(moves_from(&w, "c11").is_empty());
+    play(&mut w, "i1i2");
+    assert!(!w.in_check());
+    // Black promotes on c1: its White blood cell is outside ranks 9-16, so the White Neuron on
+    // k9 (the same diagonal, through White's half) is not in check and may step to l10.
+    let mut p = pos("8n7/16/16/16/16/16/16/10N5/16/16/16/16/16/16/2p13/16 b - 0 1 -");
+    play(&mut p, "c2c1w");
+    assert!(!p.in_check());
+    assert!(moves(&p).contains(&"k9l10".to_string()));
+    // The same for White promoting on c16 against the Black Neuron on k8.
+    let mut p = pos("16/2P13/16/16/16/16/16/16/10n5/16/16/16/16/16/16/8N7 w - 0 1 -");
+    play(&mut p, "c15c16w");
+    assert!(!p.in_check());
+    assert!(moves(&p).contains(&"k8l7".to_string()));
+    // Inside its half it still attacks along a line inside it: c3 to the Black Neuron on h8;
+    // the Black one promoted on c1 (outside its half) gives the White Neuron on h6 no check.
+    let p = pos("16/16/16/16/16/16/16/16/7n8/16/16/16/16/2W13/16/8N7 b - 0 1 -");
+    assert!(p.in_check());
+    let p = pos("8n7/16/16/16/16/16/16/16/16/16/7N8/16/16/16/16/2w13 w - 0 1 -");
+    assert!(!p.in_check());
+}
+
+/// MC-7 with MC-5: a Bacterium that absorbed a White blood cell slides as a queen without the
+/// half-board limit (a limit, not a power), wherever it stands.
+#[test]
+fn mc_7_absorbed_white_blood_cell_has_no_half_limit() {
+    let p = pos("8n7/16/16/16/16/16/16/16/16/16/7N8/16/16/16/16/2b13 w - 0 1 c1:+W");
+    assert!(p.in_check(), "{}", p.display());
+}
+
 // ---------- MC-6, MC-9: paramecium and jumps ----------
 
 #[test]
@@ -630,6 +672,140 @@ fn mc_12_rider_passes_to_the_capturer_and_never_checks() {
     );
     let p = at(&[("e5", 'R'), ("f6", 'n'), ("a1", 'N')], "b", "-");
     assert!(!p.in_check());
+}
+
+/// Number of Prions on the board, alone or riding.
+fn prions(p: &Micro) -> usize {
+    let alone = p
+        .fen()
+        .split(' ')
+        .next()
+        .unwrap()
+        .matches(['R', 'r'])
+        .count();
+    alone + state(p).matches("rider=").count()
+}
+
+/// MC-12 (issue 22): the rider of a captured host is lost when the capturer cannot be ridden
+/// (a Neuron) or already carries a Prion.
+#[test]
+fn mc_12_rider_lost_to_a_neuron_or_a_capturer_that_carries_one() {
+    let mut p = at(&[("a1", 'N'), ("b2", 'p'), ("p16", 'n')], "w", "b2:rider=r");
+    assert_eq!(prions(&p), 1);
+    play(&mut p, "a1b2");
+    assert_eq!((state(&p).as_str(), prions(&p)), ("-", 0));
+    let mut p = at(
+        &[("f6", 'p'), ("f2", 'C'), ("a1", 'N'), ("p16", 'n')],
+        "w",
+        "f2:rider=R;f6:rider=r",
+    );
+    assert_eq!(prions(&p), 2);
+    play(&mut p, "f2f6");
+    assert_eq!((state(&p).as_str(), prions(&p)), ("f6:rider=R", 1));
+}
+
+/// MC-12 (issue 22): an expanded amoeba that captures two ridden hosts in one move takes the
+/// rider of the lower square (rank first, then file); the other rider leaves the board.
+#[test]
+fn mc_12_double_capture_takes_the_rider_of_the_lower_square() {
+    // Side by side (e5 is lower than f5 by file), then one above the other (f5 below f6).
+    for (cells, victims, mv, (lo, hi), want) in [
+        (
+            "d4:cell=e4",
+            ["e5", "f5"],
+            "d4e5",
+            ("r", "R"),
+            "e5:cell=f5,rider=r",
+        ),
+        (
+            "d4:cell=e4",
+            ["e5", "f5"],
+            "e4f5",
+            ("R", "r"),
+            "e5:cell=f5,rider=R",
+        ),
+        (
+            "e4:cell=e5",
+            ["f5", "f6"],
+            "e4f5",
+            ("R", "r"),
+            "f5:cell=f6,rider=R",
+        ),
+        (
+            "e4:cell=e5",
+            ["f5", "f6"],
+            "e5f6",
+            ("r", "R"),
+            "f5:cell=f6,rider=r",
+        ),
+    ] {
+        let other = &cells[cells.len() - 2..];
+        let lower = &cells[..2];
+        let mut p = at(
+            &[
+                (lower, 'A'),
+                (other, 'A'),
+                (victims[0], 'p'),
+                (victims[1], 'p'),
+                ("a1", 'N'),
+                ("p16", 'n'),
+            ],
+            "w",
+            &format!(
+                "{cells};{}:rider={lo};{}:rider={hi}",
+                victims[0], victims[1]
+            ),
+        );
+        play(&mut p, mv);
+        assert_eq!(
+            (state(&p), prions(&p)),
+            (want.to_string(), 1),
+            "{cells} {mv}"
+        );
+    }
+}
+
+/// MC-12 (issue 22): a ridden Virus cannot infect and a ridden piece cannot itself ride (a
+/// ridden Bacterium loses both options while it carries the Prion); its other moves stay.
+#[test]
+fn mc_12_a_ridden_piece_neither_infects_nor_rides() {
+    let free = at(
+        &[("e4", 'V'), ("e5", 'c'), ("a1", 'N'), ("p16", 'n')],
+        "w",
+        "-",
+    );
+    assert!(moves_from(&free, "e4").contains(&"e4e5".to_string()));
+    let ridden = at(
+        &[("e4", 'V'), ("e5", 'c'), ("a1", 'N'), ("p16", 'n')],
+        "w",
+        "e4:rider=r",
+    );
+    let m = moves_from(&ridden, "e4");
+    assert!(
+        !m.contains(&"e4e5".to_string()) && m.contains(&"e4d4".to_string()),
+        "{m:?}"
+    );
+    // A Bacterium with the Virus's and the Prion's gifts, next to an enemy and a friend.
+    let pieces = [
+        ("e4", 'B'),
+        ("e5", 'c'),
+        ("d4", 'T'),
+        ("a1", 'N'),
+        ("p16", 'n'),
+    ];
+    let free = moves_from(&at(&pieces, "w", "e4:+RV"), "e4");
+    for m in ["e4e5v", "e4d4r", "e4e5r"] {
+        assert!(free.contains(&m.to_string()), "{m} missing from {free:?}");
+    }
+    let ridden = moves_from(&at(&pieces, "w", "e4:+RV,rider=r"), "e4");
+    assert!(
+        ridden.iter().all(|m| !m.ends_with(['v', 'r'])),
+        "{ridden:?}"
+    );
+    assert!(
+        ridden.contains(&"e4e5".to_string()),
+        "it still captures: {ridden:?}"
+    );
 }
 
 // ---------- MC-13: endings ----------
