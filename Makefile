@@ -4,7 +4,7 @@ BIN := target/release/cellmate
 DEPTH ?= 6
 
 .PHONY: help build run test perft bench fuzz fuzz-binary playouts latency soak memory lint fmt clean \
-	verify-xboard verify-python verify-uci-clients gui gui-test gui-check strength
+	verify-xboard verify-python verify-uci-clients gui gui-test gui-check host-check strength
 
 help:
 	@echo "build   release build of the engine ($(BIN))"
@@ -25,6 +25,7 @@ help:
 	@echo "gui     serve the board page on http://127.0.0.1:8080/ (docs/gui.md)"
 	@echo "gui-test  headless Chromium + Playwright: every move kind of every variant entered with the mouse, checked against d; screenshots docs/gui-*.png (not CI)"
 	@echo "gui-check  xdotool clicks every kind of move into a real XBoard per variant (not CI)"
+	@echo "host-check  a user's journeys through a real XBoard per variant: modes, matches, new game, paste, load, retract, analysis, flag (not CI)"
 	@echo "strength  the docs/strength.md results table: ROWS (all) of fairymax sjaakii depth1-V random-V (hours)"
 
 build:
@@ -169,6 +170,22 @@ GUI_BIN ?= $(BIN)
 gui-check:
 	$(CARGO) build --release
 	python3 scripts/gui_check.py $(GUI_BIN) $(GUI_DIR) docs
+
+# docs/xboard.md "Journeys in XBoard": per variant a fresh XBoard 4.9.1 (Xvfb display
+# HOST_DISPLAY, started if not running) for each journey (default mode, Machine White/Black,
+# Two Machines, -mg 2 matches, New Game, Paste Position, Load Game, Retract Move, analysis, a
+# flag); one PASS/FAIL line each, non-zero exit on a failure. Debug logs and report.txt in
+# HOST_DIR, screenshots docs/host-check-*.png. HOST_ONLY="chess recursion:paste,flag" runs
+# some; HOST_FIXTURES=1 rewrites protocol-fixtures/xboard-journey-*.fixture from the logs.
+HOST_DIR ?= /tmp/cellmate-host
+HOST_BIN ?= $(BIN)
+HOST_DISPLAY ?= :97
+HOST_ONLY ?=
+
+host-check:
+	$(CARGO) build --release
+	HOST_DISPLAY=$(HOST_DISPLAY) python3 scripts/host_check.py \
+		$(if $(HOST_FIXTURES),--fixtures protocol-fixtures) $(HOST_BIN) $(HOST_DIR) docs $(HOST_ONLY)
 
 # The results table of docs/strength.md, one `cellmate match` per row (hours in all: run on an
 # idle machine, one row per core). `make strength ROWS="depth1-immune random-chess"` runs some;

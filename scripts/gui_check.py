@@ -286,7 +286,11 @@ def differ(a, b, files, ranks, zero):
 
 
 class XBoard:
-    def __init__(self, engine, name, sc, out, pieces):
+    # What gui-check runs XBoard with besides the engine, the log and the window: Edit Game
+    # mode, the engine at depth 3 when it plays, no flag calls.
+    MODE = ["-initialMode", "EditGame", "-searchDepth", "3", "-autoCallFlag", "false"]
+
+    def __init__(self, engine, name, sc, out, pieces, mode=None):
         self.sc = sc
         self.log = os.path.join(out, f"{name}.debug")
         if os.path.exists(self.log):
@@ -294,8 +298,8 @@ class XBoard:
         size = "Huge" if sc["files"] > 8 else "Medium"
         args = [XBOARD, "-fcp", engine, "-fd", out, "-debug", "-nameOfDebugFile", self.log,
                 "-saveSettingsOnExit", "false", "-soundProgram", "", "-startupMessage", "",
-                "-x", "0", "-y", "0", "-size", size, "-initialMode", "EditGame",
-                "-searchDepth", "3", "-autoCallFlag", "false"] + sc["args"]
+                "-x", "0", "-y", "0", "-size", size] + (self.MODE if mode is None else mode) \
+            + sc["args"]
         if pieces:
             args += ["-pieceImageDirectory", pieces, "-trueColors", "true"]
         self.p = subprocess.Popen(args, env=ENV, stdout=subprocess.DEVNULL,
@@ -366,7 +370,8 @@ class XBoard:
     def paste(self, fen):
         subprocess.run(["xclip", "-selection", "clipboard"], input=fen, text=True, env=ENV)
         self.key("ctrl+shift+v")
-        self.wait_log(lambda t: f">first : setboard {fen}" in t, "setboard")
+        # XBoard may renumber the move (`… b KQkq - 1 2` comes as `… - 1 1`).
+        self.wait_log(lambda t: f">first : setboard {fen.split()[0]} " in t, "setboard")
         time.sleep(1)
 
     def board(self):

@@ -11,7 +11,11 @@ cellmate by `cargo test --test protocol_fixtures`.
   `pong N`, and the answers to a person's clicks, `highlight …` and `choice …`, literally;
 - the engine's moves become `first< move {move}` (the replay checks them; they are the engine's
   own, so search changes do not break the fixture). XBoard sent `sd N` in these sessions: the
-  replay is deterministic.
+  replay is deterministic;
+- in analysis mode (`analyze` … `exit`) the first thinking line after `analyze` and after each
+  move becomes `first< D *` (D its depth): the engine must post thinking there. A person's
+  moves, `new`, `setboard`, `undo`/`remove` are sent as they are (the replay's board follows
+  them).
 
 Usage: xboard_fixture.py LOG VARIANT "comment line" ... > FILE.fixture
 
@@ -39,6 +43,7 @@ def convert(log, variant, comments):
     out = [f"# {c}" for c in comments]
     out += ["", "start first xboard", f"board {variant}", ""]
     last_sent = False
+    analyzing = think = False
     for raw in open(log, errors="replace").read().splitlines():
         m = re.match(r"^\d+ (>|<)first : (.*)$", raw)
         if not m:
@@ -55,7 +60,16 @@ def convert(log, variant, comments):
         if way == ">":
             if text.startswith(("accepted ", "rejected ")):
                 continue
+            if text == "analyze":
+                analyzing = think = True
+            elif text == "exit":
+                analyzing = think = False
+            elif text.startswith("usermove ") and analyzing:
+                think = True
             out.append(f"first> {text}")
+        elif think and re.match(r"^\d+ -?\d+ \d+ \d+", text):
+            out.append(f"first< {text.split()[0]} *")
+            think = False
         elif text.startswith("feature ") and "done=1" in text:
             out.append("first< feature *done=1*")
         elif re.match(r"^(pong \d+|highlight \S+|choice \S+)$", text):

@@ -48,6 +48,9 @@ struct Board {
     pos: AnyPos,
     /// The `Rank Offset` option sent to the XBoard engine(s).
     rank_offset: u8,
+    /// The positions before each move played since the start or the last `setboard`, for
+    /// XBoard's `undo`/`remove`.
+    before: Vec<AnyPos>,
 }
 
 impl Board {
@@ -68,7 +71,18 @@ impl Board {
     }
     fn play(&mut self, m: Move) {
         assert!(self.pos.is_legal(m), "playing an illegal move");
+        self.before.push(self.pos.clone());
         self.pos.make_move(m);
+    }
+    /// Takes back `n` moves (XBoard's `undo` 1, `remove` 2); false when there are fewer.
+    fn take_back(&mut self, n: usize) -> bool {
+        if self.before.len() < n {
+            return false;
+        }
+        for _ in 0..n {
+            self.pos = self.before.pop().expect("a position before the move");
+        }
+        true
     }
     fn side(&self) -> Color {
         self.pos.side_to_move()
@@ -84,6 +98,7 @@ fn new_board(name: &str) -> Res<Board> {
     Ok(Board {
         pos: kind.startpos(),
         rank_offset: 0,
+        before: Vec::new(),
     })
 }
 
@@ -555,8 +570,9 @@ impl Gui {
     }
 
     /// What an XBoard command does to the GUI's board: `option Rank Offset=N` changes the
-    /// spelling, `setboard FEN` (XBoard's view) replaces the position, and a person's move
-    /// (a literal `usermove`, not a `{last}` relay) is played on it and must be legal.
+    /// spelling, `setboard FEN` (XBoard's view) replaces the position, `new` restarts it,
+    /// `undo`/`remove` take back one/two moves, and a person's move (a literal `usermove`,
+    /// not a `{last}` relay) is played on it and must be legal.
     fn follow_xboard(&mut self, raw: &str, line: &str) -> Res<()> {
         let Some(board) = self.board.as_mut() else {
             return Ok(());
@@ -571,7 +587,19 @@ impl Gui {
             board.pos = kind
                 .from_fen(&xbvariant::fen_from_xboard(kind, fen))
                 .map_err(|e| format!("{line:?}: the GUI cannot read it ({e})"))?;
+            board.before.clear();
             self.played.clear();
+        } else if line == "new" {
+            board.pos = board.pos.kind().startpos();
+            board.before.clear();
+            self.played.clear();
+        } else if line == "undo" || line == "remove" {
+            let n = if line == "undo" { 1 } else { 2 };
+            if !board.take_back(n) {
+                return Err(format!("{line:?} with fewer than {n} moves played"));
+            }
+            let left = self.played.len().saturating_sub(n);
+            self.played.truncate(left);
         } else if let Some(text) = line.strip_prefix("usermove ") {
             if !raw.contains('{') {
                 let m = board

@@ -937,3 +937,33 @@ fn recursion_pass_relayed_as_setboard() {
     );
     e.finish();
 }
+
+/// `option Rank_Offset=1` after `variant microorganism` (as XBoard's Engine Settings dialog
+/// sends it): the shadow of XBoard's board reads the next move texts 0-based too. It kept the
+/// numbering of `variant` time and moved the Neuron `i0` for `usermove i1i5` (found by
+/// `make host-check`: the side engine's shadow differed from XBoard's board).
+#[test]
+fn micro_shadow_follows_a_later_rank_offset() {
+    let mut e = Engine::start();
+    e.send("xboard");
+    e.send("protover 2");
+    e.read_until(|l| l == "feature done=1");
+    e.send("variant microorganism");
+    e.send("option Rank_Offset=1");
+    e.send("force");
+    e.send("usermove i1i5");
+    e.send("xbfen");
+    let lines = e.xb_sync(1);
+    let board = lines
+        .iter()
+        .find_map(|l| l.strip_prefix("# board "))
+        .unwrap();
+    let shadow = lines
+        .iter()
+        .find_map(|l| l.strip_prefix("# shadow "))
+        .unwrap();
+    assert!(lines.iter().all(|l| !l.starts_with("Error")), "{lines:#?}");
+    assert_eq!(board.split(' ').next().unwrap(), shadow, "{lines:#?}");
+    assert!(shadow.ends_with("/8P7/16/16/16/PPPPPPPP1PPPPPPP/WABTRVTCNTVRTBAW"));
+    e.finish();
+}

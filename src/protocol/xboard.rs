@@ -513,6 +513,17 @@ impl Xboard {
                 if let Err(e) = self.searcher.apply_settings(&mut self.settings) {
                     self.error("bad option", Some(&e), line);
                 }
+                // `Rank Offset` after `variant` (XBoard's Engine Settings dialog): the shadow
+                // reads XBoard's move texts with the new rank numbering too.
+                let base = self.dialect().rank_base;
+                for s in self
+                    .shadows
+                    .iter_mut()
+                    .flatten()
+                    .chain(self.shadow.as_mut())
+                {
+                    s.set_base(base);
+                }
             }
             Ok(Effect::ClearHash) => self.searcher.clear_hash(),
             Ok(Effect::Variant) => self.start_variant(),

@@ -105,6 +105,12 @@ impl Shadow {
         })
     }
 
+    /// XBoard's rank numbering for the move texts applied from now on (the `Rank Offset`
+    /// option may change after the shadow was started).
+    pub fn set_base(&mut self, base: RankBase) {
+        self.base = base;
+    }
+
     fn geometry(&self) -> Geometry {
         Geometry {
             width: self.width as u8,
