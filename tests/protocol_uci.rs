@@ -155,6 +155,33 @@ fn go_perft() {
     e.finish();
 }
 
+/// Issue 23: `go perft N` runs like a search: `isready` is answered at once, and `stop` ends
+/// it with the root moves counted so far and `info string perft stopped` instead of a total.
+#[test]
+fn go_perft_does_not_block_and_stops() {
+    let mut e = Engine::start();
+    e.send("uci");
+    e.read_until(|l| l == "uciok");
+    e.send("position startpos");
+    e.send("go perft 9");
+    let before = e.uci_sync();
+    assert!(before.iter().all(|l| !l.starts_with("Nodes")), "{before:?}");
+    e.send("stop");
+    let lines = e.read_until(|l| l == "info string perft stopped");
+    // The moves counted before the stop are whole counts of the start's moves (none of
+    // depth 9 is done this fast, but a listed one must be right).
+    for l in &lines[..lines.len() - 1] {
+        let (m, n) = l.split_once(": ").unwrap_or_else(|| panic!("{l}"));
+        assert!(m.len() == 4 && n.parse::<u64>().is_ok(), "{l}");
+    }
+    // The engine goes on: a full count after it.
+    e.send("go perft 2");
+    let lines = e.read_until(|l| l.starts_with("Nodes searched"));
+    assert_eq!(lines.last().unwrap(), "Nodes searched: 400");
+    assert!(e.uci_sync().is_empty());
+    e.finish();
+}
+
 #[test]
 fn stop_during_go_infinite_returns_a_bestmove() {
     let mut e = Engine::start();

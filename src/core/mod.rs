@@ -17,5 +17,7 @@ pub use color::Color;
 pub use geometry::{Geometry, RankBase, Square};
 pub use moves::{Move, MoveKind, MoveList, MAX_MOVES};
 pub use piece::{Atom, Mode, PieceDef, PieceTables, Powers, Reach, Sym};
-pub use variant::{perft, perft_divide, Dialect, FenError, MoveError, Outcome, Protocol, Variant};
+pub use variant::{
+    perft, perft_divide, perft_until, Dialect, FenError, MoveError, Outcome, Protocol, Variant,
+};
 pub use view::{Badge, HeldView, PieceView, PositionView, SquareView, SubBoardView};

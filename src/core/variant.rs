@@ -3,6 +3,7 @@
 //! The rules room knows nothing of search or protocols: a protocol asks for move text in its
 //! [`Dialect`], the searcher asks for legal moves, make/unmake, hashes and outcomes.
 
+use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
 use thiserror::Error;
 
 use super::color::Color;
@@ -208,6 +209,26 @@ pub fn perft<V: Variant>(pos: &mut V, depth: u32) -> u64 {
         pos.unmake_move();
     }
     n
+}
+
+/// [`perft`] that gives up (`None`) soon after `stop` is set: it is read at every node.
+pub fn perft_until<V: Variant>(pos: &mut V, depth: u32, stop: &AtomicBool) -> Option<u64> {
+    if stop.load(AtomicOrdering::Relaxed) {
+        return None;
+    }
+    let mut list = MoveList::new();
+    pos.legal_moves(&mut list);
+    if depth <= 1 {
+        return Some(if depth == 0 { 1 } else { list.len() as u64 });
+    }
+    let mut n = 0;
+    for &m in &list {
+        pos.make_move(m);
+        let sub = perft_until(pos, depth - 1, stop);
+        pos.unmake_move();
+        n += sub?;
+    }
+    Some(n)
 }
 
 /// Perft of each root move: `(move, count)` in generation order.

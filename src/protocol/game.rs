@@ -6,9 +6,11 @@
 //! the [`with_pos!`] dispatch macro, so protocols never name a concrete variant type.
 
 #[allow(unused_imports)] // used by the macro-generated code
+use std::sync::atomic::AtomicBool;
+
 use crate::core::Variant;
 use crate::core::{
-    perft, perft_divide, Color, Dialect, FenError, Move, MoveError, MoveList, Outcome,
+    perft, perft_divide, perft_until, Color, Dialect, FenError, Move, MoveError, MoveList, Outcome,
 };
 
 /// Generates [`AnyPos`], [`VariantKind`] and the [`with_pos!`] macro from one list.
@@ -249,6 +251,36 @@ impl Game {
             .collect();
         let total = lines.iter().map(|l| l.1).sum();
         (lines, total)
+    }
+
+    /// Perft of each root move, each `(move text, count)` handed to `emit` as soon as it is
+    /// counted; the total, or `None` when `stop` was set before the end (the moves emitted so
+    /// far are complete counts).
+    pub fn perft_divide_until(
+        &self,
+        depth: u32,
+        dialect: Dialect,
+        stop: &AtomicBool,
+        mut emit: impl FnMut(String, u64),
+    ) -> Option<u64> {
+        if depth == 0 {
+            return Some(1);
+        }
+        let mut pos = self.pos.clone();
+        let root = self.pos.clone();
+        let moves = root.legal_moves();
+        let mut total = 0;
+        for m in moves {
+            let n = with_pos!(&mut pos, |p| {
+                p.make_move(m);
+                let n = perft_until(p, depth - 1, stop);
+                p.unmake_move();
+                n
+            })?;
+            emit(root.move_text(m, dialect), n);
+            total += n;
+        }
+        Some(total)
     }
 
     /// Perft of the current position.

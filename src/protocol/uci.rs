@@ -21,6 +21,9 @@
 //! `stop` for `go infinite`/`go ponder`), never `bestmove 0000`, which is a move: a Recursion
 //! pass (IR-5).
 
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
 use tokio::sync::mpsc::UnboundedSender;
 
 use super::format::quote;
@@ -247,6 +250,8 @@ pub struct Uci {
     /// A search that ended by itself during `go infinite` or `go ponder`: its `bestmove` waits
     /// for `stop` (or `ponderhit`).
     held: Option<Finished>,
+    /// A running `go perft`: its stop flag and thread.
+    perft: Option<(Arc<AtomicBool>, std::thread::JoinHandle<()>)>,
     /// A `go infinite` or `go ponder` on a game the rules have ended: its `bestmove (none)`
     /// waits for `stop` (or `ponderhit`), like a search's.
     ended_pending: bool,
@@ -267,6 +272,7 @@ impl Uci {
             go: GoFlags::default(),
             held: None,
             ended_pending: false,
+            perft: None,
             last_position: None,
         }
     }
@@ -305,6 +311,7 @@ impl Uci {
             "position" => self.position(line),
             "go" => self.go(line),
             "stop" => {
+                self.stop_perft();
                 if self.searcher.is_running() {
                     self.searcher.stop();
                 } else if let Some(f) = self.held.take() {
@@ -414,6 +421,7 @@ impl Uci {
 
     /// Ends a running or held search, sending its `bestmove` (every `go` gets one).
     fn finish_search(&mut self) {
+        self.stop_perft();
         if let Some(f) = self.searcher.stop_and_join() {
             self.bestmove(f);
         }
@@ -503,14 +511,37 @@ impl Uci {
         );
     }
 
-    fn perft(&self, depth: u32) {
-        let (lines, total) = self.game.perft_divide(depth, Dialect::UCI);
-        let mut text = String::new();
-        for (m, n) in lines {
-            text.push_str(&format!("{m}: {n}\n"));
+    /// `go perft N` on a thread of its own, like a search, so the command loop goes on:
+    /// `isready` is answered at once and `stop` ends it. Each root move's count is written as
+    /// soon as it is known (`e2e4: 20`), then `Nodes searched: TOTAL`; when stopped, the moves
+    /// counted so far stand and `info string perft stopped` replaces the total.
+    fn perft(&mut self, depth: u32) {
+        let stop = Arc::new(AtomicBool::new(false));
+        let (game, out, flag) = (self.game.clone(), self.out.clone(), Arc::clone(&stop));
+        let spawned = std::thread::Builder::new()
+            .name("perft".into())
+            .stack_size(8 << 20)
+            .spawn(move || {
+                let total = game.perft_divide_until(depth, Dialect::UCI, &flag, |m, n| {
+                    out.line(&format!("{m}: {n}"))
+                });
+                match total {
+                    Some(t) => out.line(&format!("\nNodes searched: {t}")),
+                    None => out.line("info string perft stopped"),
+                }
+            });
+        match spawned {
+            Ok(h) => self.perft = Some((stop, h)),
+            Err(e) => self.info(&format!("cannot start perft: {e}")),
         }
-        text.push_str(&format!("\nNodes searched: {total}"));
-        self.out.line(&text);
+    }
+
+    /// Ends a running `go perft` (its partial count is written) and waits for its thread.
+    fn stop_perft(&mut self) {
+        if let Some((stop, h)) = self.perft.take() {
+            stop.store(true, Ordering::Relaxed);
+            let _ = h.join();
+        }
     }
 
     pub fn search_done(&mut self, id: u64) {
