@@ -368,3 +368,42 @@ fn refused_hash_sizes_keep_the_table_in_both_protocols() {
     e.read_until(|l| l.starts_with("move "));
     e.finish();
 }
+
+/// Issue 23: `Threads` goes up to the machine's logical CPUs (at most 256), as the option's
+/// range says; one more is refused in both protocols and the count stays.
+#[test]
+fn threads_beyond_the_cpus_are_refused() {
+    let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
+    if cpus >= 256 {
+        return;
+    }
+    let mut e = Engine::start();
+    e.send("uci");
+    let lines = e.read_until(|l| l == "uciok");
+    let want = format!("option name Threads type spin default 1 min 1 max {cpus}");
+    assert!(lines.contains(&want), "{lines:?}");
+    e.send(&format!("setoption name Threads value {cpus}"));
+    assert!(e.uci_sync().is_empty());
+    e.send(&format!("setoption name Threads value {}", cpus + 1));
+    assert_eq!(
+        e.uci_sync(),
+        [format!(
+            "info string Invalid option value: invalid value \"{}\" for Threads: expected an \
+             integer from 1 to {cpus}",
+            cpus + 1
+        )]
+    );
+    e.finish();
+    let mut e = Engine::start();
+    e.send("xboard");
+    e.send("protover 2");
+    e.read_until(|l| l == "feature done=1");
+    e.send(&format!("cores {}", cpus + 1));
+    let reply = e.xb_sync(1);
+    assert_eq!(reply.len(), 1, "{reply:?}");
+    assert!(
+        reply[0].starts_with("Error (bad option): cores "),
+        "{reply:?}"
+    );
+    e.finish();
+}

@@ -28,7 +28,10 @@ fn handshake_is_exact() {
         format!("id name cellmate {version}"),
         "id author the cellmate developers".to_string(),
         "option name Hash type spin default 16 min 1 max 65536".to_string(),
-        "option name Threads type spin default 1 min 1 max 256".to_string(),
+        format!(
+            "option name Threads type spin default 1 min 1 max {}",
+            std::thread::available_parallelism().map_or(1, |n| n.get()).min(256)
+        ),
         "option name Ponder type check default false".to_string(),
         "option name MultiPV type spin default 1 min 1 max 64".to_string(),
         "option name Move Overhead type spin default 30 min 0 max 5000".to_string(),
