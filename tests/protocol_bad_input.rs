@@ -407,3 +407,41 @@ fn threads_beyond_the_cpus_are_refused() {
     );
     e.finish();
 }
+
+/// Issue 23: a line longer than 1 MiB is dropped as it is read (one error line, in each
+/// protocol's form); a 50 MB line no longer takes the reader's memory with it, and an error
+/// line quotes at most 100 characters of what was sent.
+#[test]
+fn overlong_lines_are_dropped_with_one_short_error() {
+    let junk = "x".repeat(50 << 20);
+    let mut e = Engine::start();
+    e.send("uci");
+    e.read_until(|l| l == "uciok");
+    let base = e.peak_rss_kb();
+    e.send(&junk);
+    assert_eq!(
+        e.uci_sync(),
+        ["info string Unknown command: \\x01input line longer than 1 MiB dropped"]
+    );
+    let grew = e.peak_rss_kb().saturating_sub(base);
+    assert!(grew < 16 << 10, "peak memory grew by {grew} kB");
+    // Just under the limit: read, refused, quoted short.
+    e.send(&"y".repeat((1 << 20) - 1));
+    let reply = e.uci_sync();
+    assert_eq!(
+        reply,
+        [format!(
+            "info string Unknown command: {}...",
+            "y".repeat(100)
+        )]
+    );
+    e.finish();
+    let mut e = Engine::start();
+    e.send("xboard");
+    e.send(&junk);
+    assert_eq!(
+        e.xb_sync(1),
+        ["Error (unknown command): \\x01input line longer than 1 MiB dropped"]
+    );
+    e.finish();
+}

@@ -182,28 +182,68 @@ impl Session {
 
 /// Reads stdin lines (lossy UTF-8, `\r\n` or `\n`) and sends them to the main loop; dropping
 /// the sender at end of input tells the loop to quit.
+///
+/// A line longer than [`MAX_LINE`] bytes is not kept: its bytes are read and dropped up to its
+/// end, and the loop gets [`TOO_LONG`] instead, which no protocol takes for a command (so the
+/// reader's memory stays bounded whatever is sent: a 50 MB line once took 256 MB).
 async fn read_stdin(tx: mpsc::Sender<String>) {
     let mut reader = tokio::io::BufReader::new(tokio::io::stdin());
     let mut buf = Vec::new();
     loop {
         buf.clear();
-        match reader.read_until(b'\n', &mut buf).await {
-            Ok(0) => break,
-            Ok(_) => {
-                let line = String::from_utf8_lossy(&buf);
-                let line = line.trim_end_matches(['\n', '\r']).to_string();
-                if tx.send(line).await.is_err() {
+        let mut dropped = false;
+        let mut ended = false;
+        // One line, a buffer at a time.
+        loop {
+            let chunk = match reader.fill_buf().await {
+                Ok(c) => c,
+                Err(e) => {
+                    log::error!("cannot read stdin: {e}");
+                    ended = true;
                     break;
                 }
-            }
-            Err(e) => {
-                log::error!("cannot read stdin: {e}");
+            };
+            if chunk.is_empty() {
+                ended = true;
                 break;
             }
+            let (take, done) = match chunk.iter().position(|&b| b == b'\n') {
+                Some(i) => (i + 1, true),
+                None => (chunk.len(), false),
+            };
+            if !dropped && buf.len() + take <= MAX_LINE {
+                buf.extend_from_slice(&chunk[..take]);
+            } else {
+                dropped = true;
+                buf.clear();
+            }
+            reader.consume(take);
+            if done {
+                break;
+            }
+        }
+        if ended && buf.is_empty() && !dropped {
+            break;
+        }
+        let line = if dropped {
+            TOO_LONG.to_string()
+        } else {
+            let text = String::from_utf8_lossy(&buf);
+            text.trim_end_matches(['\n', '\r']).to_string()
+        };
+        if tx.send(line).await.is_err() || ended {
+            break;
         }
     }
     log::debug!("end of input");
 }
+
+/// The longest input line kept (1 MiB: a `position … moves …` of 100,000 plies fits).
+pub const MAX_LINE: usize = 1 << 20;
+
+/// What the protocol loop gets for a longer line: an unknown command in both protocols,
+/// answered with their error line.
+pub const TOO_LONG: &str = "\u{1}input line longer than 1 MiB dropped";
 
 /// The protocol loop on stdin/stdout, until `quit` or end of input.
 pub fn run_stdio() -> anyhow::Result<()> {

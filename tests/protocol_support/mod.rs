@@ -95,6 +95,17 @@ impl Engine {
         }
     }
 
+    /// The engine's peak resident memory so far (`VmHWM`, kB), read from `/proc`.
+    pub fn peak_rss_kb(&self) -> u64 {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id()))
+            .expect("/proc status");
+        status
+            .lines()
+            .find_map(|l| l.strip_prefix("VmHWM:"))
+            .and_then(|v| v.trim().trim_end_matches(" kB").trim().parse().ok())
+            .expect("VmHWM")
+    }
+
     pub fn send(&mut self, line: &str) {
         let stdin = self.stdin.as_mut().expect("stdin closed");
         writeln!(stdin, "{line}").expect("engine stdin closed");
