@@ -3,7 +3,7 @@ CARGO ?= cargo
 BIN := target/release/cellmate
 DEPTH ?= 6
 
-.PHONY: help build run test perft bench fuzz fuzz-binary playouts latency soak memory lint fmt clean \
+.PHONY: help build run test perft bench fuzz fuzz-binary playouts latency soak memory time-safety lint fmt clean \
 	verify-xboard verify-python verify-uci-clients gui gui-test gui-check host-check strength
 
 help:
@@ -17,6 +17,7 @@ help:
 	@echo "fuzz-binary  random protocol lines through the binary's stdin, FUZZ_LINES (1,000,000) per protocol"
 	@echo "latency how fast stop / ? are answered, per variant and protocol"
 	@echo "soak    self-play, SOAK_GAMES (1000) per variant at SOAK_TC (2+0.02): fails on any illegal move, forfeit, stall, crash"
+	@echo "time-safety  self-play at 3+0.05, 2 games at once beside a CPU-bound process, LOAD_GAMES (200) per variant: fails on any time forfeit"
 	@echo "memory  peak RSS per variant, Hash and Threads: fails above max(Hash, 16) + MEMORY_LIMIT_MB"
 	@echo "lint    rustfmt check and clippy with warnings as errors"
 	@echo "verify-xboard  real XBoard under Xvfb: cellmate v Fairy-Max and Sjaak II (not CI)"
@@ -90,6 +91,24 @@ SOAK_BIN ?= $(BIN)
 soak: $(if $(filter $(BIN),$(SOAK_BIN)),build)
 	python3 scripts/soak.py $(SOAK_BIN) --games $(SOAK_GAMES) --tc $(SOAK_TC) \
 		--concurrency $(SOAK_CONCURRENCY) --time-margin $(SOAK_MARGIN) --out $(SOAK_DIR)
+
+# Time safety under load (docs/reliability.md): self-play at LOAD_TC (3+0.05), --concurrency 2,
+# LOAD_GAMES (200) per variant, while another CPU-bound process (`yes`) runs on the machine;
+# fails unless every variant's summary says forfeit=0.
+LOAD_GAMES ?= 200
+LOAD_TC ?= 3+0.05
+LOAD_DIR ?= /tmp/cellmate-load
+LOAD_VARIANTS ?= chess immune recursion microorganism
+
+time-safety: build
+	mkdir -p $(LOAD_DIR) && cp $(BIN) $(LOAD_DIR)/cellmate
+	@yes > /dev/null & hog=$$!; trap "kill $$hog" EXIT; for v in $(LOAD_VARIANTS); do \
+	  $(LOAD_DIR)/cellmate match --engine cmd=$(LOAD_DIR)/cellmate,name=a \
+	    --engine cmd=$(LOAD_DIR)/cellmate,name=b --variant $$v --games $(LOAD_GAMES) \
+	    --tc $(LOAD_TC) --concurrency 2 --random-plies 4 --seed 5 --quiet \
+	    --pgn $(LOAD_DIR)/$$v.pgn | tee $(LOAD_DIR)/$$v.txt; \
+	  grep -q 'forfeit=0 ' $(LOAD_DIR)/$$v.txt || exit 1; \
+	done
 
 # Peak RSS (VmHWM) during a 2 s search for Hash 1..1024 MB, Threads 1 and 2, every variant (UCI);
 # fails when a peak is over max(Hash, 16) + MEMORY_LIMIT_MB (the README's statement).

@@ -130,6 +130,10 @@ enum Command {
         /// Address to listen on (default loopback only; `0.0.0.0` opens it to the network).
         #[arg(long, default_value = "127.0.0.1")]
         host: std::net::IpAddr,
+        /// A page origin allowed to open the board's WebSocket besides its own
+        /// (`https://chess.example.org`, for a deployment behind a proxy); repeatable.
+        #[arg(long = "allow-origin")]
+        allow_origin: Vec<String>,
     },
     /// Fits material values to game results (Texel method) over the quiet positions of the
     /// games in a PGN file written by `cellmate match --pgn`.
@@ -415,7 +419,11 @@ fn main() -> ExitCode {
             pgn,
         }),
         Some(Command::Match(args)) => run_match(*args),
-        Some(Command::Gui { port, host }) => cellmate::gui::serve((host, port).into())
+        Some(Command::Gui {
+            port,
+            host,
+            allow_origin,
+        }) => cellmate::gui::serve((host, port).into(), &allow_origin)
             .map_err(|e| format!("gui on {host}:{port}: {e}")),
         Some(Command::Tune {
             pgn,

@@ -253,11 +253,104 @@ fn micro_state_shows_hidden_state_and_move_kinds() {
 }
 
 fn http_get(port: u16, path: &str) -> String {
+    request(
+        port,
+        &format!("GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n"),
+    )
+}
+
+fn request(port: u16, head: &str) -> String {
     let mut s = TcpStream::connect(("127.0.0.1", port)).unwrap();
-    write!(s, "GET {path} HTTP/1.1\r\nHost: x\r\n\r\n").unwrap();
+    s.write_all(head.as_bytes()).unwrap();
     let mut out = String::new();
-    s.read_to_string(&mut out).unwrap();
+    let _ = s.read_to_string(&mut out);
     out
+}
+
+/// Issue 23: another web page the user visits (its Origin), or a DNS-rebinding name (its Host),
+/// can neither open the board's WebSocket nor read the page: 403. The page's own origin, a
+/// client without Origin (not a browser), and `localhost` are served.
+#[test]
+fn server_refuses_other_origins_and_hosts() {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    std::thread::spawn(move || cellmate::gui::serve_on(listener));
+    let ws = |host: &str, origin: Option<&str>| {
+        let origin = origin.map_or(String::new(), |o| format!("Origin: {o}\r\n"));
+        request(
+            port,
+            &format!(
+                "GET /ws HTTP/1.1\r\nHost: {host}\r\n{origin}Upgrade: websocket\r\n\
+                 Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\
+                 Sec-WebSocket-Version: 13\r\n\r\n"
+            ),
+        )
+    };
+    let own = format!("127.0.0.1:{port}");
+    let status = |r: String| r.lines().next().unwrap_or("").to_string();
+    let switching = "HTTP/1.1 101 Switching Protocols";
+    let forbidden = "HTTP/1.1 403 Forbidden";
+    // `read_to_string` ends when the server closes: a refused one at once; an accepted
+    // WebSocket is cut by the 10 s read timeout... so only the status line is read for those.
+    let ws_status = |host: &str, origin: Option<&str>| {
+        let mut s = TcpStream::connect(("127.0.0.1", port)).unwrap();
+        let origin = origin.map_or(String::new(), |o| format!("Origin: {o}\r\n"));
+        write!(
+            s,
+            "GET /ws HTTP/1.1\r\nHost: {host}\r\n{origin}Upgrade: websocket\r\n\
+             Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\
+             Sec-WebSocket-Version: 13\r\n\r\n"
+        )
+        .unwrap();
+        let mut line = String::new();
+        std::io::BufRead::read_line(&mut std::io::BufReader::new(s), &mut line).unwrap();
+        line.trim_end().to_string()
+    };
+    assert_eq!(ws_status(&own, Some(&format!("http://{own}"))), switching);
+    assert_eq!(
+        ws_status(
+            &format!("localhost:{port}"),
+            Some(&format!("http://localhost:{port}"))
+        ),
+        switching
+    );
+    assert_eq!(ws_status(&own, None), switching);
+    assert_eq!(status(ws(&own, Some("https://evil.example"))), forbidden);
+    assert_eq!(status(ws(&own, Some("null"))), forbidden);
+    assert_eq!(status(ws(&format!("evil.example:{port}"), None)), forbidden);
+    assert_eq!(status(ws("127.0.0.1:1", None)), forbidden);
+    let page = |host: &str| {
+        status(request(
+            port,
+            &format!("GET / HTTP/1.1\r\nHost: {host}\r\n\r\n"),
+        ))
+    };
+    assert_eq!(page(&format!("localhost:{port}")), "HTTP/1.1 200 OK");
+    assert_eq!(page(&format!("rebind.example:{port}")), forbidden);
+    assert_eq!(
+        status(request(port, "GET / HTTP/1.1\r\n\r\n")),
+        forbidden,
+        "no Host"
+    );
+}
+
+/// `--allow-origin` adds a deployment's page origin (and its host) to the page's own.
+#[test]
+fn allowed_origins_are_accepted() {
+    let a = cellmate::gui::Access::new(
+        "0.0.0.0:8080".parse().unwrap(),
+        &["https://chess.example.org/".to_string()],
+    );
+    let head = |host: &str, origin: &str| {
+        format!("GET /ws HTTP/1.1\r\nHost: {host}\r\nOrigin: {origin}\r\n")
+    };
+    assert!(a.allows(
+        &head("chess.example.org", "https://chess.example.org"),
+        true
+    ));
+    assert!(a.allows(&head("localhost:8080", "http://localhost:8080"), true));
+    assert!(!a.allows(&head("chess.example.org", "https://evil.example"), true));
+    assert!(!a.allows(&head("evil.example", "https://chess.example.org"), true));
 }
 
 #[test]

@@ -279,26 +279,84 @@ pub fn piece_images(variant: &str) -> Vec<(char, String)> {
 /// The longest HTTP request head read.
 const MAX_HEAD: usize = 16 * 1024;
 
-/// Serves the page on `addr` until the process ends.
-pub fn serve(addr: SocketAddr) -> std::io::Result<()> {
+/// Serves the page on `addr` until the process ends; `allow_origins` are the page origins of
+/// a deployment (`https://chess.example.org`) accepted besides the page's own.
+pub fn serve(addr: SocketAddr, allow_origins: &[String]) -> std::io::Result<()> {
     let listener = TcpListener::bind(addr)?;
     eprintln!(
         "cellmate gui: open http://{}/ in a browser (Ctrl-C ends)",
         listener.local_addr()?
     );
-    serve_on(listener)
+    serve_with(listener, allow_origins)
 }
 
 /// Serves on a bound listener (tests bind port 0 and read the port back).
 pub fn serve_on(listener: TcpListener) -> std::io::Result<()> {
+    serve_with(listener, &[])
+}
+
+/// Who may use the board: requests whose `Host` is the bound address, `localhost` or the
+/// host of an allowed origin, on the bound port (a DNS-rebinding name is none of these), and
+/// WebSockets whose `Origin`, when a browser sends one, is the page's own origin or an allowed
+/// one (another web page the user visits cannot open it). Others get `403 Forbidden`.
+#[derive(Clone, Debug)]
+pub struct Access {
+    hosts: Vec<String>,
+    origins: Vec<String>,
+}
+
+impl Access {
+    pub fn new(bound: SocketAddr, allow_origins: &[String]) -> Access {
+        let port = bound.port();
+        let mut names = vec!["localhost".to_string(), "127.0.0.1".into(), "[::1]".into()];
+        if !bound.ip().is_unspecified() {
+            names.push(match bound.ip() {
+                std::net::IpAddr::V6(ip) => format!("[{ip}]"),
+                ip => ip.to_string(),
+            });
+        }
+        let mut hosts: Vec<String> = names.iter().map(|n| format!("{n}:{port}")).collect();
+        if port == 80 {
+            hosts.extend(names.iter().cloned());
+        }
+        let mut origins: Vec<String> = hosts.iter().map(|h| format!("http://{h}")).collect();
+        for o in allow_origins {
+            let o = o.trim_end_matches('/').to_ascii_lowercase();
+            if let Some((_, host)) = o.split_once("://") {
+                hosts.push(host.to_string());
+            }
+            origins.push(o);
+        }
+        Access { hosts, origins }
+    }
+
+    /// Whether a request with this head may be served.
+    pub fn allows(&self, head: &str, websocket: bool) -> bool {
+        let header = |name: &str| {
+            head.lines().skip(1).find_map(|l| {
+                let (k, v) = l.split_once(':')?;
+                k.trim()
+                    .eq_ignore_ascii_case(name)
+                    .then(|| v.trim().to_ascii_lowercase())
+            })
+        };
+        let host_ok = header("host").is_some_and(|h| self.hosts.contains(&h));
+        let origin_ok = !websocket || header("origin").is_none_or(|o| self.origins.contains(&o));
+        host_ok && origin_ok
+    }
+}
+
+fn serve_with(listener: TcpListener, allow_origins: &[String]) -> std::io::Result<()> {
+    let access = std::sync::Arc::new(Access::new(listener.local_addr()?, allow_origins));
     for stream in listener.incoming() {
         match stream {
             Ok(s) => {
+                let access = std::sync::Arc::clone(&access);
                 let spawned =
                     std::thread::Builder::new()
                         .name("gui-conn".into())
                         .spawn(move || {
-                            if let Err(e) = connection(s) {
+                            if let Err(e) = connection(s, &access) {
                                 log::debug!("gui connection: {e}");
                             }
                         });
@@ -355,18 +413,28 @@ pub fn asset(path: &str) -> Option<(&'static str, &'static [u8])> {
         .map(|p| ("image/svg+xml", p.svg))
 }
 
-fn connection(s: TcpStream) -> std::io::Result<()> {
+fn connection(s: TcpStream, access: &Access) -> std::io::Result<()> {
     s.set_read_timeout(Some(Duration::from_secs(10)))?;
     let head = peek_head(&s)?;
     let mut words = head.split_whitespace();
     let (method, path) = (words.next().unwrap_or(""), words.next().unwrap_or(""));
-    if method == "GET" && path.split('?').next() == Some("/ws") {
+    let ws = method == "GET" && path.split('?').next() == Some("/ws");
+    if ws && access.allows(&head, true) {
         return websocket(s);
     }
     // Consume the request head.
     let mut rest = vec![0u8; head.len() + 4];
     let mut reader = &s;
     reader.read_exact(&mut rest)?;
+    if !access.allows(&head, ws) {
+        log::info!("gui: refused a request for {path:?} (Host or Origin not allowed)");
+        return respond(
+            s,
+            "403 Forbidden",
+            "text/plain",
+            b"forbidden: Host or Origin\n",
+        );
+    }
     if method != "GET" {
         return respond(s, "405 Method Not Allowed", "text/plain", b"GET only\n");
     }
