@@ -47,6 +47,9 @@ fn malformed_messages_get_one_error_and_change_nothing() {
         r#"{"type":"move","move":7}"#,
         r#"{"type":"new","variant":"shogi"}"#,
         r#"{"type":"new","variant":"chess","fen":"8/8 w"}"#,
+        // Issue 23: a field of the wrong type is refused, not taken as absent.
+        r#"{"type":"new","variant":"chess","fen":5}"#,
+        r#"{"type":"import","text":"1. e4","variant":7}"#,
         r#"{"type":"engine","depth":-3}"#,
         r#"{"type":"engine","white":"yes"}"#,
         r#"{"type":"import","text":"zz9"}"#,
@@ -410,4 +413,50 @@ fn a_finished_game_takes_no_move_and_the_engine_does_not_start() {
     let r = one(s.handle(r#"{"type":"go"}"#));
     assert_eq!(r["message"], "the game is over (0-1: Black mates)");
     assert_eq!(r["reply"], true);
+}
+
+/// Issue 23: the server's limits. A head over 16 KB gets 431; a head with bare LF line ends
+/// or bytes that are not UTF-8 gets an answer; past `MAX_CONNECTIONS` open connections one
+/// more gets 503 (and is served again once they close).
+#[test]
+fn server_limits_heads_and_connections() {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    std::thread::spawn(move || cellmate::gui::serve_on(listener));
+    let status = |r: String| r.lines().next().unwrap_or("").to_string();
+    let big = format!(
+        "GET / HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nX-Pad: {}\r\n\r\n",
+        "a".repeat(20_000)
+    );
+    assert_eq!(
+        status(request(port, &big)),
+        "HTTP/1.1 431 Request Header Fields Too Large"
+    );
+    let lf = format!("GET / HTTP/1.1\nHost: 127.0.0.1:{port}\n\n");
+    assert_eq!(status(request(port, &lf)), "HTTP/1.1 200 OK");
+    let mut s = TcpStream::connect(("127.0.0.1", port)).unwrap();
+    s.write_all(b"GET /\xff\xfe HTTP/1.1\r\nHost: \xc3\x28\r\n\r\n")
+        .unwrap();
+    let mut out = String::new();
+    let _ = std::io::Read::read_to_string(&mut s, &mut out);
+    assert_eq!(status(out), "HTTP/1.1 403 Forbidden");
+
+    let idle: Vec<TcpStream> = (0..cellmate::gui::MAX_CONNECTIONS)
+        .map(|_| TcpStream::connect(("127.0.0.1", port)).unwrap())
+        .collect();
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    assert_eq!(
+        status(http_get(port, "/")),
+        "HTTP/1.1 503 Service Unavailable"
+    );
+    drop(idle);
+    let mut served = String::new();
+    for _ in 0..100 {
+        served = status(http_get(port, "/"));
+        if served == "HTTP/1.1 200 OK" {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    assert_eq!(served, "HTTP/1.1 200 OK");
 }

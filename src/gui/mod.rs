@@ -346,12 +346,25 @@ impl Access {
     }
 }
 
+/// Connections served at once; one more is answered `503 Service Unavailable` and closed.
+pub const MAX_CONNECTIONS: usize = 32;
+
 fn serve_with(listener: TcpListener, allow_origins: &[String]) -> std::io::Result<()> {
+    use std::sync::atomic::{AtomicUsize, Ordering};
     let access = std::sync::Arc::new(Access::new(listener.local_addr()?, allow_origins));
+    let active = std::sync::Arc::new(AtomicUsize::new(0));
     for stream in listener.incoming() {
         match stream {
             Ok(s) => {
+                if active.fetch_add(1, Ordering::SeqCst) >= MAX_CONNECTIONS {
+                    active.fetch_sub(1, Ordering::SeqCst);
+                    log::warn!("gui: {MAX_CONNECTIONS} connections open, one more refused");
+                    let _ = s.set_write_timeout(Some(Duration::from_secs(2)));
+                    let _ = respond(s, "503 Service Unavailable", "text/plain", b"busy\n");
+                    continue;
+                }
                 let access = std::sync::Arc::clone(&access);
+                let active = std::sync::Arc::clone(&active);
                 let spawned =
                     std::thread::Builder::new()
                         .name("gui-conn".into())
@@ -359,6 +372,7 @@ fn serve_with(listener: TcpListener, allow_origins: &[String]) -> std::io::Resul
                             if let Err(e) = connection(s, &access) {
                                 log::debug!("gui connection: {e}");
                             }
+                            active.fetch_sub(1, Ordering::SeqCst);
                         });
                 if let Err(e) = spawned {
                     log::error!("cannot start a connection thread: {e}");
@@ -370,19 +384,38 @@ fn serve_with(listener: TcpListener, allow_origins: &[String]) -> std::io::Resul
     Ok(())
 }
 
+/// Why a request head could not be read.
+enum Head {
+    /// The head, and its length in bytes with the blank line that ends it.
+    Read(String, usize),
+    /// Over [`MAX_HEAD`] bytes: `431`.
+    TooLong,
+}
+
 /// Peeks at the request head (without consuming it, so the WebSocket handshake can read it).
-fn peek_head(s: &TcpStream) -> std::io::Result<String> {
+/// It ends with a blank line, `\r\n\r\n` or bare `\n\n`; bytes that are not UTF-8 are read
+/// lossily (the request is then refused by its content, not left unanswered).
+fn peek_head(s: &TcpStream) -> std::io::Result<Head> {
     let mut buf = vec![0u8; MAX_HEAD];
     for _ in 0..200 {
         let n = s.peek(&mut buf)?;
         if n == 0 {
             return Err(std::io::Error::other("closed before a request"));
         }
-        if let Some(end) = buf[..n].windows(4).position(|w| w == b"\r\n\r\n") {
-            return Ok(String::from_utf8_lossy(&buf[..end]).into_owned());
+        let crlf = buf[..n].windows(4).position(|w| w == b"\r\n\r\n");
+        let lf = buf[..n].windows(2).position(|w| w == b"\n\n");
+        let end = match (crlf, lf) {
+            (Some(a), Some(b)) if b + 1 < a => Some((b, 2)),
+            (Some(a), _) => Some((a, 4)),
+            (None, Some(b)) => Some((b, 2)),
+            (None, None) => None,
+        };
+        if let Some((end, blank)) = end {
+            let text = String::from_utf8_lossy(&buf[..end]).replace("\r\n", "\n");
+            return Ok(Head::Read(text, end + blank));
         }
         if n == MAX_HEAD {
-            return Err(std::io::Error::other("request head too long"));
+            return Ok(Head::TooLong);
         }
         std::thread::sleep(Duration::from_millis(5));
     }
@@ -415,7 +448,19 @@ pub fn asset(path: &str) -> Option<(&'static str, &'static [u8])> {
 
 fn connection(s: TcpStream, access: &Access) -> std::io::Result<()> {
     s.set_read_timeout(Some(Duration::from_secs(10)))?;
-    let head = peek_head(&s)?;
+    // A client that stops reading cannot hold its thread for ever.
+    s.set_write_timeout(Some(Duration::from_secs(10)))?;
+    let (head, len) = match peek_head(&s)? {
+        Head::Read(h, n) => (h, n),
+        Head::TooLong => {
+            return respond(
+                s,
+                "431 Request Header Fields Too Large",
+                "text/plain",
+                b"request head over 16 KB\n",
+            )
+        }
+    };
     let mut words = head.split_whitespace();
     let (method, path) = (words.next().unwrap_or(""), words.next().unwrap_or(""));
     let ws = method == "GET" && path.split('?').next() == Some("/ws");
@@ -423,7 +468,7 @@ fn connection(s: TcpStream, access: &Access) -> std::io::Result<()> {
         return websocket(s);
     }
     // Consume the request head.
-    let mut rest = vec![0u8; head.len() + 4];
+    let mut rest = vec![0u8; len];
     let mut reader = &s;
     reader.read_exact(&mut rest)?;
     if !access.allows(&head, ws) {

@@ -285,6 +285,17 @@ fn str_field<'a>(msg: &'a Value, name: &str) -> Result<&'a str, String> {
         .ok_or_else(|| format!("field {name:?} must be a string"))
 }
 
+/// An optional string field (`null` or absent: none); any other type is refused.
+fn opt_str<'a>(msg: &'a Value, name: &str) -> Result<Option<&'a str>, String> {
+    match msg.get(name) {
+        None | Some(Value::Null) => Ok(None),
+        Some(v) => v
+            .as_str()
+            .map(Some)
+            .ok_or_else(|| format!("field {name:?} must be a string")),
+    }
+}
+
 /// An optional positive number field (`null` or absent: none).
 fn opt_u64(msg: &Value, name: &str) -> Result<Option<u64>, String> {
     match msg.get(name) {
@@ -380,7 +391,7 @@ impl Session {
         let name = str_field(msg, "variant")?;
         let kind =
             VariantKind::from_name(name).ok_or_else(|| format!("unknown variant {name:?}"))?;
-        let start = match msg.get("fen").and_then(Value::as_str).map(str::trim) {
+        let start = match opt_str(msg, "fen")?.map(str::trim) {
             Some(f) if !f.is_empty() => kind
                 .from_fen(f)
                 .map_err(|e| format!("invalid {} FEN: {e}", kind.name()))?,
@@ -496,7 +507,7 @@ impl Session {
     /// variant, a `FEN` tag the start).
     fn cmd_import(&mut self, msg: &Value) -> Result<(), String> {
         let text = str_field(msg, "text")?;
-        let named = match msg.get("variant").and_then(Value::as_str) {
+        let named = match opt_str(msg, "variant")? {
             Some(n) => {
                 Some(VariantKind::from_name(n).ok_or_else(|| format!("unknown variant {n:?}"))?)
             }
