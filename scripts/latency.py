@@ -24,6 +24,8 @@ DEEP = "--deep" in sys.argv
 BIN = ARGS[0] if ARGS else "target/release/cellmate"
 N = int(ARGS[1]) if len(ARGS) > 1 else 100
 VARIANTS = os.environ.get("LATENCY_VARIANTS", "chess recursion microorganism immune").split()
+# Search threads (UCI `Threads`, XBoard `cores`); `max` is the most the engine offers.
+THREADS = os.environ.get("LATENCY_THREADS", "1")
 MAX_S = 2.0 if DEEP else 0.4
 
 
@@ -93,11 +95,21 @@ def stats(xs):
     return xs[-1], xs[int(0.99 * (len(xs) - 1))], xs[len(xs) // 2]
 
 
+def threads():
+    """LATENCY_THREADS, with `max` read from the engine's own `Threads` option."""
+    if THREADS != "max":
+        return int(THREADS)
+    out = subprocess.run([BIN], input="uci\nquit\n", capture_output=True, text=True).stdout
+    line = next(l for l in out.splitlines() if l.startswith("option name Threads "))
+    return int(line.split()[-1])
+
+
 def uci(variant, rng, deep_games):
     e = Engine()
     e.send("uci")
     e.until(lambda l: l == "uciok")
     e.send(f"setoption name UCI_Variant value {variant}")
+    e.send(f"setoption name Threads value {threads()}")
     lat = []
     for _ in range(N):
         e.send("ucinewgame")
@@ -120,6 +132,7 @@ def xboard(variant, rng, deep_games):
     e.send("xboard")
     e.send("protover 2")
     e.until(lambda l: l == "feature done=1")
+    e.send(f"cores {threads()}")
     lat = []
     for i in range(N):
         e.send("new")
