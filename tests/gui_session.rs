@@ -278,33 +278,24 @@ fn server_refuses_other_origins_and_hosts() {
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let port = listener.local_addr().unwrap().port();
     std::thread::spawn(move || cellmate::gui::serve_on(listener));
-    let ws = |host: &str, origin: Option<&str>| {
+    let ws_head = |host: &str, origin: Option<&str>| {
         let origin = origin.map_or(String::new(), |o| format!("Origin: {o}\r\n"));
-        request(
-            port,
-            &format!(
-                "GET /ws HTTP/1.1\r\nHost: {host}\r\n{origin}Upgrade: websocket\r\n\
-                 Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\
-                 Sec-WebSocket-Version: 13\r\n\r\n"
-            ),
-        )
-    };
-    let own = format!("127.0.0.1:{port}");
-    let status = |r: String| r.lines().next().unwrap_or("").to_string();
-    let switching = "HTTP/1.1 101 Switching Protocols";
-    let forbidden = "HTTP/1.1 403 Forbidden";
-    // `read_to_string` ends when the server closes: a refused one at once; an accepted
-    // WebSocket is cut by the 10 s read timeout... so only the status line is read for those.
-    let ws_status = |host: &str, origin: Option<&str>| {
-        let mut s = TcpStream::connect(("127.0.0.1", port)).unwrap();
-        let origin = origin.map_or(String::new(), |o| format!("Origin: {o}\r\n"));
-        write!(
-            s,
+        format!(
             "GET /ws HTTP/1.1\r\nHost: {host}\r\n{origin}Upgrade: websocket\r\n\
              Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\
              Sec-WebSocket-Version: 13\r\n\r\n"
         )
-        .unwrap();
+    };
+    let ws = |host: &str, origin: Option<&str>| request(port, &ws_head(host, origin));
+    let own = format!("127.0.0.1:{port}");
+    let status = |r: String| r.lines().next().unwrap_or("").to_string();
+    let switching = "HTTP/1.1 101 Switching Protocols";
+    let forbidden = "HTTP/1.1 403 Forbidden";
+    // A refused request is closed at once; an accepted WebSocket stays open, so only its
+    // status line is read.
+    let ws_status = |host: &str, origin: Option<&str>| {
+        let mut s = TcpStream::connect(("127.0.0.1", port)).unwrap();
+        s.write_all(ws_head(host, origin).as_bytes()).unwrap();
         let mut line = String::new();
         std::io::BufRead::read_line(&mut std::io::BufReader::new(s), &mut line).unwrap();
         line.trim_end().to_string()

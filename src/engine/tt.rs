@@ -117,14 +117,10 @@ pub struct TranspositionTable {
 impl TranspositionTable {
     /// A table of about `mb` megabytes (at least one bucket).
     pub fn new(mb: usize) -> TranspositionTable {
-        let n = (mb.max(1) << 20) / std::mem::size_of::<Bucket>();
-        let mut buckets = Vec::with_capacity(n);
-        buckets.resize_with(n.max(1), Bucket::default);
-        TranspositionTable {
-            buckets,
-            generation: AtomicU64::new(0),
-            mb,
-        }
+        let mut t = TranspositionTable::empty();
+        TranspositionTable::replace(&mut t, mb)
+            .unwrap_or_else(|e| panic!("a {mb} MB hash table: {e}"));
+        t
     }
 
     /// Replaces `old` by a table of about `mb` megabytes, or leaves it untouched (entries and

@@ -10,7 +10,7 @@ use std::sync::atomic::AtomicBool;
 
 use crate::core::Variant;
 use crate::core::{
-    perft, perft_divide, perft_until, Color, Dialect, FenError, Move, MoveError, MoveList, Outcome,
+    perft, perft_until, Color, Dialect, FenError, Move, MoveError, MoveList, Outcome,
 };
 
 /// Generates [`AnyPos`], [`VariantKind`] and the [`with_pos!`] macro from one list.
@@ -240,16 +240,11 @@ impl Game {
 
     /// Perft of each root move, as `(move text, count)`, and the total.
     pub fn perft_divide(&self, depth: u32, dialect: Dialect) -> (Vec<(String, u64)>, u64) {
-        if depth == 0 {
-            return (Vec::new(), 1);
-        }
-        let mut pos = self.pos.clone();
-        let root = self.pos.clone();
-        let lines: Vec<(String, u64)> = with_pos!(&mut pos, |p| perft_divide(p, depth))
-            .into_iter()
-            .map(|(m, n)| (root.move_text(m, dialect), n))
-            .collect();
-        let total = lines.iter().map(|l| l.1).sum();
+        let mut lines = Vec::new();
+        let never = AtomicBool::new(false);
+        let total = self
+            .perft_divide_until(depth, dialect, &never, |m, n| lines.push((m, n)))
+            .expect("a perft that is never stopped ends");
         (lines, total)
     }
 
