@@ -4,7 +4,7 @@ BIN := target/release/cellmate
 DEPTH ?= 6
 
 .PHONY: help build run test perft bench fuzz fuzz-binary playouts latency soak memory time-safety lint fmt clean \
-	verify-xboard verify-python verify-uci-clients gui gui-test gui-check host-check strength
+	verify-xboard verify-python verify-uci-clients gui gui-test gui-check gui-load host-check strength
 
 help:
 	@echo "build   release build of the engine ($(BIN))"
@@ -17,7 +17,7 @@ help:
 	@echo "fuzz-binary  random protocol lines through the binary's stdin, FUZZ_LINES (1,000,000) per protocol"
 	@echo "latency how fast stop / ? are answered, per variant and protocol"
 	@echo "soak    self-play, SOAK_GAMES (1000) per variant at SOAK_TC (2+0.02): fails on any illegal move, forfeit, stall, crash"
-	@echo "time-safety  self-play at 3+0.05, 2 games at once beside a CPU-bound process, LOAD_GAMES (200) per variant: fails on any time forfeit"
+	@echo "time-safety  self-play at 3+0.05, 2 games at once beside a CPU-bound process, LOAD_GAMES (200) per variant, LOAD_SEED (5) for the openings: fails on any time forfeit"
 	@echo "memory  peak RSS per variant, Hash and Threads: fails above max(Hash, 16) + MEMORY_LIMIT_MB"
 	@echo "lint    rustfmt check and clippy with warnings as errors"
 	@echo "verify-xboard  real XBoard under Xvfb: cellmate v Fairy-Max and Sjaak II (not CI)"
@@ -25,6 +25,7 @@ help:
 	@echo "verify-uci-clients  python-chess's UCI layer and a bare pipe play every variant to its end (not CI)"
 	@echo "gui     serve the board page on http://127.0.0.1:8080/ (docs/gui.md)"
 	@echo "gui-test  headless Chromium + Playwright: every move kind of every variant entered with the mouse, checked against d; screenshots docs/gui-*.png (not CI)"
+	@echo "gui-load  300 board sessions on loopback, searches in 50, all dropped: peak and final memory and threads (not CI)"
 	@echo "gui-check  xdotool clicks every kind of move into a real XBoard per variant (not CI)"
 	@echo "host-check  a user's journeys through a real XBoard per variant: modes, matches, new game, paste, load, retract, analysis, flag (not CI)"
 	@echo "strength  the docs/strength.md results table: ROWS (all) of fairymax sjaakii depth1-V random-V (hours)"
@@ -99,13 +100,14 @@ LOAD_GAMES ?= 200
 LOAD_TC ?= 3+0.05
 LOAD_DIR ?= /tmp/cellmate-load
 LOAD_VARIANTS ?= chess immune recursion microorganism
+LOAD_SEED ?= 5
 
 time-safety: build
 	mkdir -p $(LOAD_DIR) && cp $(BIN) $(LOAD_DIR)/cellmate
 	@yes > /dev/null & hog=$$!; trap "kill $$hog" EXIT; for v in $(LOAD_VARIANTS); do \
 	  $(LOAD_DIR)/cellmate match --engine cmd=$(LOAD_DIR)/cellmate,name=a \
 	    --engine cmd=$(LOAD_DIR)/cellmate,name=b --variant $$v --games $(LOAD_GAMES) \
-	    --tc $(LOAD_TC) --concurrency 2 --random-plies 4 --seed 5 --quiet \
+	    --tc $(LOAD_TC) --concurrency 2 --random-plies 4 --seed $(LOAD_SEED) --quiet \
 	    --pgn $(LOAD_DIR)/$$v.pgn | tee $(LOAD_DIR)/$$v.txt; \
 	  grep -q 'forfeit=0 ' $(LOAD_DIR)/$$v.txt || exit 1; \
 	done
@@ -171,6 +173,12 @@ CHROMIUM ?= /usr/bin/chromium
 gui:
 	$(CARGO) build --profile quick
 	$(QUICK_BIN) gui
+
+# docs/reliability.md "The browser board under load": loopback only, under a minute.
+GUI_SESSIONS ?= 300
+GUI_SEARCHING ?= 50
+gui-load: build
+	python3 scripts/gui_load.py $(BIN) $(GUI_SESSIONS) $(GUI_SEARCHING)
 
 gui-test:
 	@test -x $(CHROMIUM) || { echo "gui-test needs Chromium at $(CHROMIUM): apt-get install -y chromium" >&2; exit 1; }

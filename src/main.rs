@@ -11,7 +11,7 @@
 //!   (see `docs/match.md` and [`cellmate::referee`]).
 //! - `cellmate tune --pgn FILE [--variant V] [--skip-plies N] [--ridge R] [--bootstrap N]`: fits material
 //!   values to the results of the games in FILE (see `docs/strength.md`, [`cellmate::tune`]).
-//! - `cellmate gui [--port N] [--host ADDR]`: a board in the browser on 127.0.0.1 (see
+//! - `cellmate gui [--port N] [--host ADDR] [--workers N] [--hash MB] ...`: a board in the browser on 127.0.0.1 (see
 //!   `docs/gui.md` and [`cellmate::gui`]).
 //!
 //! Logging goes to stderr (`RUST_LOG=debug` shows the protocol traffic), never stdout.
@@ -134,6 +134,18 @@ enum Command {
         /// (`https://chess.example.org`, for a deployment behind a proxy); repeatable.
         #[arg(long = "allow-origin")]
         allow_origin: Vec<String>,
+        /// Searches run at once, all pages together (default: the logical CPUs); more wait.
+        #[arg(long)]
+        workers: Option<usize>,
+        /// The one hash table of all searches, in MB.
+        #[arg(long, default_value_t = cellmate::gui::HASH_MB)]
+        hash: usize,
+        /// Connections served at once; more are answered 503.
+        #[arg(long, default_value_t = cellmate::gui::MAX_CONNECTIONS)]
+        max_connections: usize,
+        /// Seconds a board page may stay quiet (no message, no search) before it is closed.
+        #[arg(long, default_value_t = cellmate::gui::IDLE_TIMEOUT.as_secs())]
+        idle_timeout: u64,
     },
     /// Fits material values to game results (Texel method) over the quiet positions of the
     /// games in a PGN file written by `cellmate match --pgn`.
@@ -423,8 +435,22 @@ fn main() -> ExitCode {
             port,
             host,
             allow_origin,
-        }) => cellmate::gui::serve((host, port).into(), &allow_origin)
-            .map_err(|e| format!("gui on {host}:{port}: {e}")),
+            workers,
+            hash,
+            max_connections,
+            idle_timeout,
+        }) => {
+            let defaults = cellmate::gui::Config::default();
+            let config = cellmate::gui::Config {
+                allow_origins: allow_origin,
+                max_connections,
+                idle_timeout: std::time::Duration::from_secs(idle_timeout),
+                workers: workers.unwrap_or(defaults.workers),
+                hash_mb: hash,
+            };
+            cellmate::gui::serve((host, port).into(), &config)
+                .map_err(|e| format!("gui on {host}:{port}: {e}"))
+        }
         Some(Command::Tune {
             pgn,
             variant,

@@ -9,6 +9,15 @@ use std::time::Duration;
 use cellmate::gui::session::Session;
 use serde_json::Value;
 
+/// A server configuration for tests: a small table, few connections.
+fn small() -> cellmate::gui::Config {
+    cellmate::gui::Config {
+        max_connections: 8,
+        hash_mb: 4,
+        ..cellmate::gui::Config::default()
+    }
+}
+
 fn one(replies: Vec<Value>) -> Value {
     assert_eq!(replies.len(), 1, "{replies:?}");
     replies.into_iter().next().unwrap()
@@ -277,7 +286,7 @@ fn request(port: u16, head: &str) -> String {
 fn server_refuses_other_origins_and_hosts() {
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let port = listener.local_addr().unwrap().port();
-    std::thread::spawn(move || cellmate::gui::serve_on(listener));
+    std::thread::spawn(move || cellmate::gui::serve_with(listener, &small()));
     let ws_head = |host: &str, origin: Option<&str>| {
         let origin = origin.map_or(String::new(), |o| format!("Origin: {o}\r\n"));
         format!(
@@ -351,7 +360,7 @@ fn allowed_origins_are_accepted() {
 fn server_serves_the_page_and_a_websocket_per_connection() {
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let port = listener.local_addr().unwrap().port();
-    std::thread::spawn(move || cellmate::gui::serve_on(listener));
+    std::thread::spawn(move || cellmate::gui::serve_with(listener, &small()));
     let page = http_get(port, "/");
     assert!(page.starts_with("HTTP/1.1 200 OK"), "{page}");
     assert!(page.contains("<title>cellmate</title>"));
@@ -407,13 +416,13 @@ fn a_finished_game_takes_no_move_and_the_engine_does_not_start() {
 }
 
 /// Issue 23: the server's limits. A head over 16 KB gets 431; a head with bare LF line ends
-/// or bytes that are not UTF-8 gets an answer; past `MAX_CONNECTIONS` open connections one
+/// or bytes that are not UTF-8 gets an answer; past `max_connections` open connections one
 /// more gets 503 (and is served again once they close).
 #[test]
 fn server_limits_heads_and_connections() {
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let port = listener.local_addr().unwrap().port();
-    std::thread::spawn(move || cellmate::gui::serve_on(listener));
+    std::thread::spawn(move || cellmate::gui::serve_with(listener, &small()));
     let status = |r: String| r.lines().next().unwrap_or("").to_string();
     let big = format!(
         "GET / HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nX-Pad: {}\r\n\r\n",
@@ -432,7 +441,7 @@ fn server_limits_heads_and_connections() {
     let _ = std::io::Read::read_to_string(&mut s, &mut out);
     assert_eq!(status(out), "HTTP/1.1 403 Forbidden");
 
-    let idle: Vec<TcpStream> = (0..cellmate::gui::MAX_CONNECTIONS)
+    let idle: Vec<TcpStream> = (0..small().max_connections)
         .map(|_| TcpStream::connect(("127.0.0.1", port)).unwrap())
         .collect();
     std::thread::sleep(std::time::Duration::from_millis(300));
@@ -450,4 +459,149 @@ fn server_limits_heads_and_connections() {
         std::thread::sleep(std::time::Duration::from_millis(50));
     }
     assert_eq!(served, "HTTP/1.1 200 OK");
+}
+
+/// Issue 23: searches of all pages run on one pool. With one worker, a second job waits
+/// (`submit` says how many are ahead); a job stopped while it waits is never searched and
+/// never answered; the next one runs once the worker is free, with its own `movetime`
+/// counted from when the worker took it.
+#[test]
+fn pool_runs_one_search_per_worker_and_drops_stopped_jobs() {
+    use cellmate::engine::{Control, Limits};
+    use cellmate::gui::pool::{Job, Pool};
+    use cellmate::protocol::game::VariantKind;
+    use std::sync::mpsc::channel;
+    use std::sync::Arc;
+
+    let pool = Pool::new(1, 1).unwrap();
+    let (tx, rx) = channel::<(usize, u32)>();
+    let job = |n: usize, limits: Limits, control: &Arc<Control>| {
+        let tx = tx.clone();
+        Job {
+            pos: VariantKind::Chess.startpos(),
+            limits,
+            control: Arc::clone(control),
+            report: Box::new(|_| {}),
+            done: Box::new(move |r| {
+                let _ = tx.send((n, r.depth));
+            }),
+        }
+    };
+    let (a, b, c) = (
+        Arc::new(Control::new(false)),
+        Arc::new(Control::new(false)),
+        Arc::new(Control::new(false)),
+    );
+    let forever = Limits {
+        depth: Some(64),
+        ..Limits::default()
+    };
+    assert_eq!(pool.submit(job(1, forever.clone(), &a)), 0);
+    std::thread::sleep(Duration::from_millis(100));
+    assert_eq!(pool.busy(), 1);
+    assert_eq!(pool.submit(job(2, forever.clone(), &b)), 1);
+    let timed = Limits {
+        movetime: Some(300),
+        ..Limits::default()
+    };
+    assert_eq!(pool.submit(job(3, timed, &c)), 2);
+    assert_eq!(pool.waiting(), 2);
+    b.stop();
+    assert_eq!(pool.waiting(), 1, "a stopped job no longer waits");
+    // Job 3 has waited 400 ms when the worker takes it; it still searches about 300 ms.
+    std::thread::sleep(Duration::from_millis(400));
+    a.stop();
+    assert_eq!(rx.recv_timeout(Duration::from_secs(10)).unwrap().0, 1);
+    let taken = std::time::Instant::now();
+    let (n, depth) = rx.recv_timeout(Duration::from_secs(10)).unwrap();
+    assert_eq!(n, 3, "job 2 was stopped before it ran: never answered");
+    assert!(depth >= 1);
+    assert!(
+        taken.elapsed() >= Duration::from_millis(250),
+        "job 3's movetime started when it was taken: {:?}",
+        taken.elapsed()
+    );
+    assert!(rx.recv_timeout(Duration::from_millis(300)).is_err());
+    assert_eq!((pool.busy(), pool.waiting()), (0, 0));
+}
+
+/// Issue 23: two pages on one pool of one worker both get their move: the second search
+/// waits for the first instead of starting a thread and a table of its own.
+#[test]
+fn sessions_share_one_pool() {
+    use cellmate::gui::pool::Pool;
+    use std::sync::Arc;
+    let pool = Arc::new(Pool::new(1, 1).unwrap());
+    let mut a = Session::with_pool(Arc::clone(&pool));
+    let mut b = Session::with_pool(Arc::clone(&pool));
+    for s in [&mut a, &mut b] {
+        one(s.handle(r#"{"type":"engine","white":false,"black":false,"movetime":200}"#));
+        one(s.handle(r#"{"type":"go"}"#));
+        assert!(s.is_thinking());
+    }
+    for s in [&mut a, &mut b] {
+        let out = s.wait_idle(Duration::from_secs(10));
+        assert!(!s.is_thinking());
+        let best: Vec<&Value> = out.iter().filter(|v| kind(v) == "bestmove").collect();
+        assert_eq!(best.len(), 1, "{out:?}");
+        assert_eq!(s.moves().len(), 1);
+    }
+}
+
+/// Issue 23: a page that stays quiet past the idle timeout (no message, no search) is closed
+/// by the server; a message longer than `MAX_MESSAGE` closes its connection, not the server.
+#[test]
+fn server_closes_quiet_pages_and_oversized_messages() {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let config = cellmate::gui::Config {
+        idle_timeout: Duration::from_millis(500),
+        ..small()
+    };
+    std::thread::spawn(move || cellmate::gui::serve_with(listener, &config));
+    let url = format!("ws://127.0.0.1:{port}/ws");
+    let (mut ws, _) = tungstenite::connect(&url).unwrap();
+    let started = std::time::Instant::now();
+    if let tungstenite::stream::MaybeTlsStream::Plain(s) = ws.get_mut() {
+        s.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+    }
+    let closed = loop {
+        match ws.read() {
+            Ok(tungstenite::Message::Close(_)) => break true,
+            Ok(_) => {}
+            Err(tungstenite::Error::Io(e)) => panic!("not closed within 5 s: {e}"),
+            Err(_) => break true,
+        }
+    };
+    assert!(closed, "a quiet page is closed");
+    let waited = started.elapsed();
+    assert!(
+        waited >= Duration::from_millis(450) && waited < Duration::from_secs(5),
+        "{waited:?}"
+    );
+
+    let (mut ws, _) = tungstenite::connect(&url).unwrap();
+    ws.read().unwrap();
+    let huge = format!(
+        r#"{{"type":"import","text":"{}"}}"#,
+        "e".repeat(cellmate::gui::MAX_MESSAGE + 1)
+    );
+    let _ = ws.send(tungstenite::Message::text(huge));
+    let mut ended = false;
+    for _ in 0..20 {
+        match ws.read() {
+            Ok(tungstenite::Message::Close(_)) | Err(_) => {
+                ended = true;
+                break;
+            }
+            Ok(_) => {}
+        }
+    }
+    assert!(ended, "an oversized message closes its connection");
+    let (mut again, _) = tungstenite::connect(&url).unwrap();
+    let hello: Value = match again.read().unwrap() {
+        tungstenite::Message::Text(t) => serde_json::from_str(t.as_str()).unwrap(),
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(hello["fen"], START, "the server still serves");
 }

@@ -123,8 +123,12 @@ impl Control {
     }
     /// The opponent played the expected move: from now on the clock runs.
     pub fn ponderhit(&self) {
-        *self.started.lock().unwrap() = Instant::now();
+        self.restart_clock();
         self.pondering.store(false, Ordering::SeqCst);
+    }
+    /// The clock of this search starts now (a queued search, when a worker takes it).
+    pub fn restart_clock(&self) {
+        *self.started.lock().unwrap_or_else(|e| e.into_inner()) = Instant::now();
     }
     /// A ponder hit with the clock as it is now: the time budget is computed afresh from
     /// `limits` (the limits a ponder search started with describe the clock before the

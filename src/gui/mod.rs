@@ -3,20 +3,24 @@
 //! A protocol-level room like UCI and XBoard: it holds games as [`AnyPos`] through
 //! [`crate::protocol::game`], asks the rules for legal moves, move texts and the structured
 //! picture of a position ([`crate::core::Variant::describe`]), and runs the engine's search on
-//! a thread of its own ([`session`]). The page (HTML, JavaScript, CSS, piece images) is built
-//! into the binary. One thread per connection: plain HTTP for the page, a WebSocket at `/ws`
-//! for the game, each WebSocket with its own [`session::Session`].
+//! the workers of one [`pool::Pool`] shared by every connection (one table, a fixed number of
+//! search threads). The page (HTML, JavaScript, CSS, piece images) is built into the binary.
+//! One thread per connection: plain HTTP for the page, a WebSocket at `/ws` for the game, each
+//! WebSocket with its own [`session::Session`]. [`Config`] bounds what clients can take.
 //!
 //! [`AnyPos`]: crate::protocol::game::AnyPos
 
+pub mod pool;
 pub mod session;
 
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
-use std::time::Duration;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use tungstenite::{Message, WebSocket};
 
+use pool::Pool;
 use session::Session;
 
 /// The page's files: (path, content type, bytes).
@@ -279,20 +283,55 @@ pub fn piece_images(variant: &str) -> Vec<(char, String)> {
 /// The longest HTTP request head read.
 const MAX_HEAD: usize = 16 * 1024;
 
-/// Serves the page on `addr` until the process ends; `allow_origins` are the page origins of
-/// a deployment (`https://chess.example.org`) accepted besides the page's own.
-pub fn serve(addr: SocketAddr, allow_origins: &[String]) -> std::io::Result<()> {
-    let listener = TcpListener::bind(addr)?;
-    eprintln!(
-        "cellmate gui: open http://{}/ in a browser (Ctrl-C ends)",
-        listener.local_addr()?
-    );
-    serve_with(listener, allow_origins)
+/// What the server lets its clients take.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Page origins of a deployment (`https://chess.example.org`) accepted besides the
+    /// page's own.
+    pub allow_origins: Vec<String>,
+    /// Connections served at once; one more is answered `503 Service Unavailable`.
+    pub max_connections: usize,
+    /// A board page that sends nothing for this long while no search runs is closed.
+    pub idle_timeout: Duration,
+    /// Searches run at once (the pool's threads); more wait in a queue.
+    pub workers: usize,
+    /// The one hash table of all searches, in MB.
+    pub hash_mb: usize,
 }
 
-/// Serves on a bound listener (tests bind port 0 and read the port back).
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            allow_origins: Vec::new(),
+            max_connections: MAX_CONNECTIONS,
+            idle_timeout: IDLE_TIMEOUT,
+            workers: crate::protocol::options::threads().max as usize,
+            hash_mb: HASH_MB,
+        }
+    }
+}
+
+/// Connections served at once by default.
+pub const MAX_CONNECTIONS: usize = 256;
+/// How long a quiet board page stays open by default.
+pub const IDLE_TIMEOUT: Duration = Duration::from_secs(30 * 60);
+/// The default size of the one hash table of all searches, in MB.
+pub const HASH_MB: usize = 64;
+
+/// Serves the page on `addr` until the process ends.
+pub fn serve(addr: SocketAddr, config: &Config) -> std::io::Result<()> {
+    let listener = TcpListener::bind(addr)?;
+    eprintln!(
+        "cellmate gui: open http://{}/ in a browser (Ctrl-C to stop)",
+        listener.local_addr()?
+    );
+    serve_with(listener, config)
+}
+
+/// Serves on a bound listener with the default [`Config`] (tests bind port 0 and read the
+/// port back).
 pub fn serve_on(listener: TcpListener) -> std::io::Result<()> {
-    serve_with(listener, &[])
+    serve_with(listener, &Config::default())
 }
 
 /// Who may use the board: requests whose `Host` is the bound address, `localhost` or the
@@ -346,35 +385,38 @@ impl Access {
     }
 }
 
-/// Connections served at once; one more is answered `503 Service Unavailable` and closed.
-pub const MAX_CONNECTIONS: usize = 32;
-
-fn serve_with(listener: TcpListener, allow_origins: &[String]) -> std::io::Result<()> {
+/// Serves on a bound listener until the process ends.
+pub fn serve_with(listener: TcpListener, config: &Config) -> std::io::Result<()> {
     use std::sync::atomic::{AtomicUsize, Ordering};
-    let access = std::sync::Arc::new(Access::new(listener.local_addr()?, allow_origins));
-    let active = std::sync::Arc::new(AtomicUsize::new(0));
+    let access = Arc::new(Access::new(listener.local_addr()?, &config.allow_origins));
+    let pool = Arc::new(Pool::new(config.workers, config.hash_mb).map_err(std::io::Error::other)?);
+    let active = Arc::new(AtomicUsize::new(0));
+    let (limit, idle) = (config.max_connections, config.idle_timeout);
     for stream in listener.incoming() {
         match stream {
             Ok(s) => {
-                if active.fetch_add(1, Ordering::SeqCst) >= MAX_CONNECTIONS {
+                if active.fetch_add(1, Ordering::SeqCst) >= limit {
                     active.fetch_sub(1, Ordering::SeqCst);
-                    log::warn!("gui: {MAX_CONNECTIONS} connections open, one more refused");
+                    log::warn!("gui: {limit} connections open, one more refused");
                     let _ = s.set_write_timeout(Some(Duration::from_secs(2)));
                     let _ = respond(s, "503 Service Unavailable", "text/plain", b"busy\n");
                     continue;
                 }
-                let access = std::sync::Arc::clone(&access);
-                let active = std::sync::Arc::clone(&active);
+                let access = Arc::clone(&access);
+                let count = Arc::clone(&active);
+                let pool = Arc::clone(&pool);
                 let spawned =
                     std::thread::Builder::new()
                         .name("gui-conn".into())
                         .spawn(move || {
-                            if let Err(e) = connection(s, &access) {
+                            if let Err(e) = connection(s, &access, pool, idle) {
                                 log::debug!("gui connection: {e}");
                             }
-                            active.fetch_sub(1, Ordering::SeqCst);
+                            count.fetch_sub(1, Ordering::SeqCst);
+                            give_back_memory();
                         });
                 if let Err(e) = spawned {
+                    active.fetch_sub(1, Ordering::SeqCst);
                     log::error!("cannot start a connection thread: {e}");
                 }
             }
@@ -382,6 +424,22 @@ fn serve_with(listener: TcpListener, allow_origins: &[String]) -> std::io::Resul
         }
     }
     Ok(())
+}
+
+/// Returns the heap's free pages to the system after a connection closed. glibc keeps what a
+/// thread freed in that thread's arena, so without this the memory of a few hundred closed
+/// pages stayed with the process (`scripts/gui_load.py`: 121 MB after all left, 68 MB idle).
+fn give_back_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    {
+        extern "C" {
+            fn malloc_trim(pad: usize) -> std::ffi::c_int;
+        }
+        // SAFETY: malloc_trim only releases free heap pages; it takes the allocator's locks.
+        unsafe {
+            malloc_trim(0);
+        }
+    }
 }
 
 /// Why a request head could not be read.
@@ -446,7 +504,12 @@ pub fn asset(path: &str) -> Option<(&'static str, &'static [u8])> {
         .map(|p| ("image/svg+xml", p.svg))
 }
 
-fn connection(s: TcpStream, access: &Access) -> std::io::Result<()> {
+fn connection(
+    s: TcpStream,
+    access: &Access,
+    pool: Arc<Pool>,
+    idle: Duration,
+) -> std::io::Result<()> {
     s.set_read_timeout(Some(Duration::from_secs(10)))?;
     // A client that stops reading cannot hold its thread for ever.
     s.set_write_timeout(Some(Duration::from_secs(10)))?;
@@ -465,7 +528,7 @@ fn connection(s: TcpStream, access: &Access) -> std::io::Result<()> {
     let (method, path) = (words.next().unwrap_or(""), words.next().unwrap_or(""));
     let ws = method == "GET" && path.split('?').next() == Some("/ws");
     if ws && access.allows(&head, true) {
-        return websocket(s);
+        return websocket(s, pool, idle);
     }
     // Consume the request head.
     let mut rest = vec![0u8; len];
@@ -494,16 +557,43 @@ fn send(ws: &mut WebSocket<TcpStream>, v: &serde_json::Value) -> std::io::Result
         .map_err(std::io::Error::other)
 }
 
-fn websocket(s: TcpStream) -> std::io::Result<()> {
+/// The longest message a page may send (a long game's PGN fits many times over).
+pub const MAX_MESSAGE: usize = 1 << 20;
+
+/// Small buffers (tungstenite's default is 128 KiB each way per connection, 80 MB for a
+/// few hundred pages) and a message limit far below its default of 64 MiB.
+fn ws_config() -> tungstenite::protocol::WebSocketConfig {
+    tungstenite::protocol::WebSocketConfig::default()
+        .read_buffer_size(8 * 1024)
+        .write_buffer_size(0)
+        .max_message_size(Some(MAX_MESSAGE))
+        .max_frame_size(Some(MAX_MESSAGE))
+}
+
+fn websocket(s: TcpStream, pool: Arc<Pool>, idle: Duration) -> std::io::Result<()> {
     s.set_read_timeout(Some(Duration::from_secs(10)))?;
-    let mut ws = tungstenite::accept(s.try_clone()?).map_err(std::io::Error::other)?;
+    let mut ws = tungstenite::accept_with_config(s.try_clone()?, Some(ws_config()))
+        .map_err(std::io::Error::other)?;
     // From now on reads wake up often so engine reports go out while the page is quiet.
     s.set_read_timeout(Some(Duration::from_millis(20)))?;
-    let mut session = Session::new();
+    let mut session = Session::with_pool(pool);
     let hello = session.state();
     send(&mut ws, &hello)?;
+    let mut heard = Instant::now();
     loop {
-        match ws.read() {
+        if session.is_thinking() {
+            heard = Instant::now();
+        } else if heard.elapsed() >= idle {
+            log::info!("gui: a board page quiet for {idle:?} closed");
+            let _ = ws.close(None);
+            let _ = ws.flush();
+            return Ok(());
+        }
+        let read = ws.read();
+        if matches!(read, Ok(Message::Text(_) | Message::Binary(_))) {
+            heard = Instant::now();
+        }
+        match read {
             Ok(Message::Text(t)) => {
                 for reply in session.handle(t.as_str()) {
                     send(&mut ws, &reply)?;

@@ -15,12 +15,12 @@ use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
+use super::pool::{Job, Pool};
 use crate::core::{Badge, Color, Dialect, Move, MoveKind, PieceView, PositionView, Variant};
-use crate::engine::{Control, Engine, Info, Limits, Score, SearchResult};
+use crate::engine::{Control, Info, Limits, Score, SearchResult};
 use crate::protocol::game::{with_pos, AnyPos, VariantKind};
-use crate::protocol::searcher::SEARCH_STACK;
 
-/// Hash table size of each connection's engine, in MB.
+/// Hash table size of the pool of a session made by [`Session::new`], in MB.
 const HASH_MB: usize = 16;
 
 /// What the engine plays and how hard it thinks.
@@ -77,7 +77,7 @@ pub struct Session {
     pos: AnyPos,
     moves: Vec<Move>,
     pub settings: EngineSettings,
-    engine: Arc<Engine>,
+    pool: Arc<Pool>,
     running: Option<Running>,
     next_id: u64,
     events_tx: Sender<Event>,
@@ -308,7 +308,15 @@ fn opt_u64(msg: &Value, name: &str) -> Result<Option<u64>, String> {
 }
 
 impl Session {
+    /// A session with a search pool of its own: one worker, a 16 MB table (tests; the server
+    /// gives every connection the one pool of [`Session::with_pool`]).
     pub fn new() -> Session {
+        let pool = Pool::new(1, HASH_MB).unwrap_or_else(|e| panic!("{e}"));
+        Session::with_pool(Arc::new(pool))
+    }
+
+    /// A session whose searches run on `pool`, shared with other sessions.
+    pub fn with_pool(pool: Arc<Pool>) -> Session {
         let (events_tx, events_rx) = channel();
         let start = VariantKind::Chess.startpos();
         Session {
@@ -317,7 +325,7 @@ impl Session {
             start_fen: None,
             moves: Vec::new(),
             settings: EngineSettings::default(),
-            engine: Arc::new(Engine::new(HASH_MB, 1)),
+            pool,
             running: None,
             next_id: 1,
             events_tx,
@@ -625,30 +633,21 @@ impl Session {
         self.next_id += 1;
         let control = Arc::new(Control::new(false));
         let root = self.pos.clone();
-        let limits = self.settings.limits();
-        let engine = Arc::clone(&self.engine);
-        let tx = self.events_tx.clone();
-        let ctl = Arc::clone(&control);
-        let pos = root.clone();
-        let spawned = std::thread::Builder::new()
-            .name(format!("gui-search-{id}"))
-            .stack_size(SEARCH_STACK)
-            .spawn(move || {
-                let info_tx = std::sync::Mutex::new(tx.clone());
-                let result = with_pos!(&pos, |p| {
-                    let report = |info: &Info| {
-                        if let Ok(t) = info_tx.lock() {
-                            let _ = t.send(Event::Info(id, info.clone()));
-                        }
-                    };
-                    engine.search(p, &limits, &ctl, &report)
-                });
-                let _ = tx.send(Event::Done(id, result));
-            });
-        if let Err(e) = spawned {
-            log::error!("cannot start a search thread: {e}");
-            return;
-        }
+        let info_tx = std::sync::Mutex::new(self.events_tx.clone());
+        let done_tx = self.events_tx.clone();
+        self.pool.submit(Job {
+            pos: root.clone(),
+            limits: self.settings.limits(),
+            control: Arc::clone(&control),
+            report: Box::new(move |info: &Info| {
+                if let Ok(t) = info_tx.lock() {
+                    let _ = t.send(Event::Info(id, info.clone()));
+                }
+            }),
+            done: Box::new(move |result| {
+                let _ = done_tx.send(Event::Done(id, result));
+            }),
+        });
         self.last_info = None;
         self.running = Some(Running {
             id,
