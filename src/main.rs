@@ -83,7 +83,8 @@ enum Command {
         /// Position (default: the variant's start position).
         #[arg(long)]
         fen: Option<String>,
-        #[arg(long)]
+        /// Plies to count, at most 64.
+        #[arg(long, value_parser = clap::value_parser!(u32).range(0..=cellmate::core::MAX_PERFT_DEPTH as i64))]
         depth: u32,
         /// Print the count below each root move.
         #[arg(long)]

@@ -185,6 +185,31 @@ fn go_perft_does_not_block_and_stops() {
     e.finish();
 }
 
+/// Found by the range fuzzer (issue 23): `go perft 100000` overflowed the perft thread's stack
+/// and aborted the process. A depth above 64 is refused in one line; 64 itself runs and stops.
+#[test]
+fn go_perft_depth_is_bounded() {
+    let mut e = Engine::start();
+    e.send("uci");
+    e.read_until(|l| l == "uciok");
+    e.send("position startpos");
+    for d in ["65", "100000", "4294967295"] {
+        e.send(&format!("go perft {d}"));
+        assert_eq!(
+            e.uci_sync(),
+            [format!(
+                "info string Invalid go parameters: perft {d} (at most 64)"
+            )]
+        );
+    }
+    e.send("go perft 64");
+    std::thread::sleep(Duration::from_millis(200));
+    e.send("stop");
+    let lines = e.read_until(|l| l == "info string perft stopped");
+    assert!(lines.iter().all(|l| !l.starts_with("Nodes")), "{lines:?}");
+    e.finish();
+}
+
 #[test]
 fn stop_during_go_infinite_returns_a_bestmove() {
     let mut e = Engine::start();

@@ -19,5 +19,6 @@ pub use moves::{Move, MoveKind, MoveList, MAX_MOVES};
 pub use piece::{Atom, Mode, PieceDef, PieceTables, Powers, Reach, Sym};
 pub use variant::{
     perft, perft_divide, perft_until, Dialect, FenError, MoveError, Outcome, Protocol, Variant,
+    MAX_PERFT_DEPTH,
 };
 pub use view::{Badge, HeldView, PieceView, PositionView, SquareView, SubBoardView};

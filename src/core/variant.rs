@@ -195,7 +195,13 @@ pub trait Variant: Clone + Send + Sync + 'static {
     fn game_ply(&self) -> usize;
 }
 
-/// Counts leaf nodes to `depth`, counting the last ply without making its moves.
+/// The deepest perft a protocol or the command line asks for. Far beyond what can be counted
+/// (perft 15 of chess is 2·10^21 leaves), it bounds the recursion: each ply holds a move list
+/// on the stack, and `go perft 100000` overflowed the perft thread's stack and aborted.
+pub const MAX_PERFT_DEPTH: u32 = 64;
+
+/// Counts leaf nodes to `depth` (at most [`MAX_PERFT_DEPTH`]), counting the last ply without
+/// making its moves.
 pub fn perft<V: Variant>(pos: &mut V, depth: u32) -> u64 {
     let mut list = MoveList::new();
     pos.legal_moves(&mut list);

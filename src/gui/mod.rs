@@ -603,7 +603,11 @@ fn websocket(s: TcpStream, pool: Arc<Pool>, idle: Duration) -> std::io::Result<(
                 let e = serde_json::json!({"type": "error", "message": "binary messages are not understood", "reply": true});
                 send(&mut ws, &e)?;
             }
-            Ok(Message::Close(_)) => return Ok(()),
+            Ok(Message::Close(_)) => {
+                // Sends the close reply tungstenite queued (else the page sees 1006).
+                let _ = ws.flush();
+                return Ok(());
+            }
             Ok(_) => {}
             Err(tungstenite::Error::Io(e))
                 if matches!(

@@ -31,7 +31,7 @@ use super::game::{Game, VariantKind};
 use super::options::{Effect, OptionError, Settings};
 use super::searcher::{Finished, InfoSink, Searcher};
 use super::{engine_name, Flow, Output};
-use crate::core::{Color, Dialect, MoveError, Outcome};
+use crate::core::{Color, Dialect, MoveError, Outcome, MAX_PERFT_DEPTH};
 use crate::engine::Limits;
 
 /// `position` read into its parts.
@@ -448,6 +448,13 @@ impl Uci {
         self.finish_search();
         let (go, mut errors) = parse_go(line);
         if let Some(depth) = go.perft {
+            if depth > MAX_PERFT_DEPTH {
+                // A depth past the bound is refused outright: there is no bestmove to owe.
+                self.info(&format!(
+                    "Invalid go parameters: perft {depth} (at most {MAX_PERFT_DEPTH})"
+                ));
+                return;
+            }
             if !errors.is_empty() {
                 self.info(&format!(
                     "Invalid go parameters: {}",
