@@ -15,6 +15,10 @@
 //!   the game exactly as it was (the good first move undone too).
 //! - Protocol lines, UCI and XBoard sessions: nothing panics (a panic hook counts panics in
 //!   search threads, which would otherwise go unseen), and every 64 lines the engine still answers `isready` / `ping`.
+//! - Protocol values over the full advertised ranges, in both protocols and every variant
+//!   (`fuzz_support/ranges.rs`): one input in 8 is a probe of a parameter's class of value;
+//!   the classes covered are printed and must all be covered. In-process and binary fuzzers run
+//!   under an address-space limit (`FUZZ_ADDRESS_MB`, default 1024).
 //! - Every input: bounded time. A watchdog aborts the run if no input finishes for 60 s (the
 //!   message names the input index, which regenerates the input); the slowest input must take
 //!   under [`SLOW`].
@@ -57,6 +61,9 @@ fn base_seed() -> u64 {
         .unwrap_or(0x5EED_CE11_0A7E)
 }
 
+#[path = "fuzz_support/ranges.rs"]
+mod ranges;
+
 // ---------------------------------------------------------------------------------------------
 // The generator
 
@@ -85,6 +92,15 @@ impl Rng {
     }
     fn pick<'a, T>(&mut self, v: &'a [T]) -> &'a T {
         &v[self.below(v.len())]
+    }
+}
+
+impl ranges::Pick for Rng {
+    fn below(&mut self, n: usize) -> usize {
+        Rng::below(self, n)
+    }
+    fn u64(&mut self) -> u64 {
+        self.next()
     }
 }
 
@@ -711,32 +727,103 @@ fn protocol_lines(uci: bool) -> Vec<String> {
     v
 }
 
-/// Keeps requests for resources within what a test may take, without touching the syntax
-/// around them: hash sizes and thread counts are capped, `perft` depths and search depths
-/// kept small. (These are legitimately slow or large when asked for; the fuzzer is after
-/// crashes, not after a test that runs a depth-99 perft.)
-fn tame(line: &str) -> String {
-    let lower = line.to_ascii_lowercase();
-    let resource = [
-        "hash", "memory", "threads", "cores", "perft", "depth", "sd", "mate",
-    ]
-    .iter()
-    .any(|w| lower.contains(w));
-    if !resource {
-        return line.to_string();
-    }
-    let mut toks: Vec<String> = line.split(' ').map(String::from).collect();
-    for t in toks.iter_mut() {
-        // Any number (also inside `Hash=99999`) becomes at most 2.
-        let digits: String = t.chars().filter(|c| c.is_ascii_digit()).collect();
-        if digits.len() > 1 || digits.parse::<u32>().is_ok_and(|n| n > 2) {
-            *t = t.replace(|c: char| c.is_ascii_digit(), "").to_string() + "2";
+/// What the binary advertises: its UCI options, and its XBoard options and variants.
+fn advertised() -> (Vec<ranges::Adv>, Vec<ranges::Adv>, Vec<String>) {
+    let ask = |lines: &[&str], until: &str| -> Vec<String> {
+        use std::io::Write;
+        let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_cellmate"))
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .expect("the engine starts");
+        let mut stdin = c.stdin.take().unwrap();
+        for l in lines {
+            writeln!(stdin, "{l}").unwrap();
         }
+        let out = std::io::BufRead::lines(std::io::BufReader::new(c.stdout.take().unwrap()))
+            .map_while(Result::ok)
+            .take_while(|l| l != until)
+            .collect();
+        let _ = writeln!(stdin, "quit");
+        let _ = c.wait();
+        out
+    };
+    let uci = ranges::uci_options(&ask(&["uci", "isready"], "readyok"));
+    let (xb, variants) =
+        ranges::xboard_features(&ask(&["xboard", "protover 2", "ping 9"], "pong 9"));
+    (uci, xb, variants)
+}
+
+/// The probe classes of a protocol, from what the binary advertises.
+fn probe_ranges(uci: bool) -> ranges::Ranges {
+    let (uci_opts, xb_opts, variants) = advertised();
+    if uci {
+        return ranges::Ranges::uci(&uci_opts);
     }
-    toks.join(" ")
+    let range = |name: &str| {
+        uci_opts
+            .iter()
+            .find_map(|o| match o {
+                ranges::Adv::Spin { name: n, min, max } if n == name => Some((*min, *max)),
+                _ => None,
+            })
+            .unwrap_or_else(|| panic!("no {name} option advertised"))
+    };
+    ranges::Ranges::xboard(&xb_opts, &variants, range("Hash"), range("Threads"))
+}
+
+/// One input in this many is a probe of the advertised ranges (the others mutated lines); the
+/// probes fall on inputs `3 mod 8`, never on a liveness check's (`63 mod 64`, `127 mod 128`).
+const PROBE_ONE_IN: u64 = 8;
+
+/// Runs the calling fuzz test again in a child process of its own under the address-space
+/// limit ([`ranges::address_mb`]) and checks it passed; `false` in that child (then the caller
+/// fuzzes). The test's name is its thread's (libtest names each test's thread).
+fn in_limited_child(inputs: u64) -> bool {
+    if std::env::var_os("FUZZ_CHILD").is_some() {
+        return false;
+    }
+    let name = std::thread::current()
+        .name()
+        .filter(|n| *n != "main")
+        .expect("run under libtest with a thread per test")
+        .to_string();
+    let kb = ranges::address_mb() * 1024;
+    let out = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(format!("ulimit -v {kb} && exec \"$0\" \"$@\""))
+        .arg(std::env::current_exe().unwrap())
+        .args([
+            &name,
+            "--exact",
+            "--nocapture",
+            "--include-ignored",
+            "--test-threads=1",
+        ])
+        .env("FUZZ_CHILD", "1")
+        .env("FUZZ_INPUTS", inputs.to_string())
+        .output()
+        .expect("the fuzz child starts");
+    print!("{}", String::from_utf8_lossy(&out.stdout));
+    eprint!("{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "fuzz {name} under a {} MB address space: {}",
+        ranges::address_mb(),
+        out.status
+    );
+    true
 }
 
 fn fuzz_protocol(target: u64, inputs: u64, uci: bool) {
+    if in_limited_child(inputs) {
+        return;
+    }
+    let inputs = std::env::var("FUZZ_INPUTS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(inputs);
+    let mut probes = probe_ranges(uci);
     let own = protocol_lines(uci);
     let mut donors = own.clone();
     donors.extend(protocol_lines(!uci));
@@ -770,12 +857,32 @@ fn fuzz_protocol(target: u64, inputs: u64, uci: bool) {
                 opener.to_string()
             };
             if !first.trim().to_ascii_lowercase().starts_with("quit") {
-                session.handle_line(&tame(&first));
+                session.handle_line(&first);
             }
             small_hash(&mut session);
         }
+        if i % PROBE_ONE_IN == 3 {
+            let probe = probes.probe(rng);
+            let mut refused = false;
+            for (k, l) in probe.lines.iter().enumerate() {
+                capture.take_lines();
+                assert_eq!(
+                    session.handle_line(l),
+                    Flow::Continue,
+                    "{l:?} ended the session"
+                );
+                if k == probe.probed {
+                    refused = capture.take_lines().iter().any(|l| is_refusal(l));
+                }
+            }
+            while let Ok(id) = done_rx.try_recv() {
+                session.search_done(id);
+            }
+            probes.record(&probe.label, refused);
+            return !refused;
+        }
         let base = rng.pick(&own).clone();
-        let line = tame(&mutate(rng, &base, &donors));
+        let line = mutate(rng, &base, &donors);
         let quits = line
             .split_whitespace()
             .next()
@@ -788,14 +895,7 @@ fn fuzz_protocol(target: u64, inputs: u64, uci: bool) {
         while let Ok(id) = done_rx.try_recv() {
             session.search_done(id);
         }
-        // "Accepted": no error answer (UCI `info string` complaints, XBoard `Error`/`Illegal`).
-        let refused = capture.take_lines().iter().any(|l| {
-            l.starts_with("Error")
-                || l.starts_with("Illegal")
-                || l.starts_with("info string Unknown")
-                || l.starts_with("info string Invalid")
-                || l.starts_with("info string Illegal")
-        });
+        let refused = capture.take_lines().iter().any(|l| is_refusal(l));
         if flow == Flow::Quit {
             (capture, session, done_rx) = new_session();
             session.handle_line(opener);
@@ -830,6 +930,16 @@ fn fuzz_protocol(target: u64, inputs: u64, uci: bool) {
         !refused
     });
     session.shutdown();
+    probes.report(&name);
+}
+
+/// "Refused": an error answer (UCI `info string` complaints, XBoard `Error`/`Illegal`).
+fn is_refusal(l: &str) -> bool {
+    l.starts_with("Error")
+        || l.starts_with("Illegal")
+        || l.starts_with("info string Unknown")
+        || l.starts_with("info string Invalid")
+        || l.starts_with("info string Illegal")
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -848,7 +958,14 @@ impl Child {
     fn spawn() -> Child {
         use std::io::{BufRead, BufReader, Read};
         use std::process::{Command, Stdio};
-        let mut child = Command::new(env!("CARGO_BIN_EXE_cellmate"))
+        // Under the address-space limit of a small machine, as the in-process fuzzers.
+        let mut child = Command::new("sh")
+            .arg("-c")
+            .arg(format!(
+                "ulimit -v {} && exec \"$0\"",
+                ranges::address_mb() * 1024
+            ))
+            .arg(env!("CARGO_BIN_EXE_cellmate"))
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -984,6 +1101,7 @@ fn fuzz_binary(target: u64, inputs: u64, uci: bool) {
         c.send(small_hash);
         c
     };
+    let mut probes = probe_ranges(uci);
     let mut child = start(opener);
     // Whether the process's first line was the opener: then only this protocol's forms.
     let mut strict = true;
@@ -1054,7 +1172,7 @@ fn fuzz_binary(target: u64, inputs: u64, uci: bool) {
         if i % 16384 == 16383 {
             check_stderr(&child, &recent);
             let first = if rng.one_in(4) {
-                tame(&mutate(rng, opener, &donors)).replace(['\n', '\r'], " ")
+                mutate(rng, opener, &donors).replace(['\n', '\r'], " ")
             } else {
                 opener.to_string()
             };
@@ -1063,8 +1181,56 @@ fn fuzz_binary(target: u64, inputs: u64, uci: bool) {
             recent.clear();
             recent.push(first);
         }
+        if strict && i % PROBE_ONE_IN == 3 {
+            // A probe of the advertised ranges; its probed line is followed by a sync
+            // (`isready` / `ping`, answered at once: no search runs before it), so the error
+            // lines before the answer are its own.
+            let probe = probes.probe(rng);
+            let mut refused = false;
+            // A sync before the probe too: what earlier lines answered is read first.
+            let mut sync = |child: &mut Child, stats: &mut BinaryStats, recent: &[String]| {
+                pings += 1;
+                let want = if uci {
+                    child.send("isready");
+                    "readyok".to_string()
+                } else {
+                    // XBoard defers a pong while it thinks: `?` makes it move first (and is
+                    // nothing when it does not think).
+                    child.send("?");
+                    child.send(&format!("ping {pings}"));
+                    format!("pong {pings}")
+                };
+                let got = drain(
+                    child,
+                    stats,
+                    strict,
+                    recent,
+                    std::slice::from_ref(&want),
+                    Duration::from_secs(10),
+                );
+                assert_eq!(got, Ok(true), "input {i}: no {want} after {recent:?}");
+            };
+            sync(&mut child, &mut stats, &recent);
+            for (k, l) in probe.lines.iter().enumerate() {
+                if recent.len() >= 8 {
+                    recent.remove(0);
+                }
+                recent.push(l.clone());
+                assert!(
+                    child.send(l),
+                    "input {i}: the engine's input closed at {l:?}"
+                );
+                if k == probe.probed {
+                    let errors = stats.errors;
+                    sync(&mut child, &mut stats, &recent);
+                    refused = stats.errors > errors;
+                }
+            }
+            probes.record(&probe.label, refused);
+            return !refused;
+        }
         let base = rng.pick(&own).clone();
-        let mut line = tame(&mutate(rng, &base, &donors)).replace(['\n', '\r'], " ");
+        let mut line = mutate(rng, &base, &donors).replace(['\n', '\r'], " ");
         // Now and then a `quit` (the corpus has none): the process must exit with status 0.
         if rng.one_in(QUIT_ONE_IN) {
             line = rng
@@ -1175,6 +1341,7 @@ fn fuzz_binary(target: u64, inputs: u64, uci: bool) {
     );
     // A `quit` on a batch's last line replaces that batch's check.
     assert!(stats.checks + stats.quits >= inputs / BATCH);
+    probes.report(&name);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -369,6 +369,46 @@ fn refused_hash_sizes_keep_the_table_in_both_protocols() {
     e.finish();
 }
 
+/// Found by the range fuzzer (issue 23): a Hash size set right after `stop` (the GUI's order:
+/// `stop`, `setoption`, `isready`) or during a search was applied at the next `go`, where a
+/// size the system refuses was only logged. Now after `stop` the bestmove goes out and the
+/// size is refused at once; during a search it is refused, once, when the next search starts.
+#[test]
+fn hash_set_after_stop_or_during_a_search_is_refused_in_the_protocol() {
+    let refused =
+        "info string Invalid option value: Hash 65536 MB refused by the system, 16 MB kept";
+    let mut e = Engine::start_with_address_limit(3000);
+    e.send("uci");
+    e.read_until(|l| l == "uciok");
+    e.send("position startpos");
+    e.send("go infinite");
+    e.send("stop");
+    e.send("setoption name Hash value 65536");
+    let lines: Vec<String> = e
+        .uci_sync()
+        .into_iter()
+        .filter(|l| !l.starts_with("info depth"))
+        .collect();
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    assert!(lines[0].starts_with("bestmove "), "{lines:?}");
+    assert_eq!(lines[1], refused);
+    e.send("go infinite");
+    e.send("setoption name Hash value 65536");
+    e.send("stop");
+    e.read_until(|l| l.starts_with("bestmove "));
+    e.send("go depth 1");
+    let lines = e.read_until(|l| l.starts_with("bestmove "));
+    assert_eq!(
+        lines.iter().filter(|l| *l == refused).count(),
+        1,
+        "{lines:?}"
+    );
+    e.send("go depth 1");
+    let lines = e.read_until(|l| l.starts_with("bestmove "));
+    assert!(!lines.iter().any(|l| l == refused), "said once: {lines:?}");
+    e.finish();
+}
+
 /// Issue 23: `Threads` goes up to the machine's logical CPUs (at most 256), as the option's
 /// range says; one more is refused in both protocols and the count stays.
 #[test]

@@ -874,22 +874,30 @@ pub(crate) fn run<V: Evaluate>(
                 Err(_) => break,
             }
         }
-        let main = std::thread::Builder::new()
+        let main_work = move || {
+            let mut w = Worker::new(0, pos, shared);
+            w.iterate(report);
+            shared.nodes[0].store(w.nodes, Ordering::Relaxed);
+            // Never answer early while pondering or in an infinite search.
+            while !control.stopped() && (control.pondering() || limits.infinite) {
+                std::thread::sleep(std::time::Duration::from_millis(1));
+            }
+            shared.abort.store(true, Ordering::SeqCst);
+            result_of(&w)
+        };
+        // When the system refuses the thread (its address space taken by a big table), the
+        // main worker runs on the caller's thread: a search thread of its own already.
+        let r = match std::thread::Builder::new()
             .name("search-0".into())
             .stack_size(64 << 20)
-            .spawn_scoped(s, move || {
-                let mut w = Worker::new(0, pos, shared);
-                w.iterate(report);
-                shared.nodes[0].store(w.nodes, Ordering::Relaxed);
-                // Never answer early while pondering or in an infinite search.
-                while !control.stopped() && (control.pondering() || limits.infinite) {
-                    std::thread::sleep(std::time::Duration::from_millis(1));
-                }
-                shared.abort.store(true, Ordering::SeqCst);
-                result_of(&w)
-            })
-            .expect("spawning the search thread");
-        let r = main.join().expect("search thread panicked");
+            .spawn_scoped(s, main_work)
+        {
+            Ok(main) => main.join().expect("search thread panicked"),
+            Err(e) => {
+                log::warn!("cannot start the main search thread ({e}): searching on this one");
+                main_work()
+            }
+        };
         shared.abort.store(true, Ordering::SeqCst);
         for h in helpers {
             let _ = h.join();

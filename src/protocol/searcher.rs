@@ -81,6 +81,8 @@ pub struct Searcher {
     next_id: u64,
     running: Option<Running>,
     clear_pending: bool,
+    /// The hash size last refused at the start of a search (said once, not at every `go`).
+    refused_mb: Option<usize>,
 }
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -115,6 +117,7 @@ impl Searcher {
             next_id: 1,
             running: None,
             clear_pending: false,
+            refused_mb: None,
         }
     }
 
@@ -211,7 +214,15 @@ impl Searcher {
             self.stop_and_join();
         }
         if let Err(e) = self.configure(settings) {
+            // A size set during the last search, refused now: said in the protocol's form,
+            // as it would have been had it come between searches.
             log::warn!("{e}");
+            if self.refused_mb.replace(settings.hash_mb) != Some(settings.hash_mb) {
+                self.out.line(&match sink {
+                    InfoSink::Uci => format!("info string Invalid option value: {e}"),
+                    InfoSink::Xboard { .. } => format!("Error (bad option): memory ({e})"),
+                });
+            }
         }
         let id = self.next_id;
         self.next_id += 1;
@@ -250,7 +261,7 @@ impl Searcher {
         let handle = match spawned {
             Ok(h) => Some(h),
             Err(e) => {
-                log::error!("cannot start a search thread: {e}");
+                log::warn!("cannot start a search thread ({e}): playing the first legal move");
                 let _ = self.done_tx.send(id);
                 None
             }

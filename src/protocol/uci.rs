@@ -350,6 +350,11 @@ impl Uci {
             // Hash and Threads take effect now (when idle): a new table is allocated before
             // `isready` is answered, not in the next `go`.
             Ok(Effect::None) => {
+                // After `stop` the search is ending: its bestmove goes out now, and the option
+                // takes effect (or is refused) at once instead of at the next `go`.
+                if self.searcher.control().is_some_and(|c| c.stopped()) {
+                    self.finish_search();
+                }
                 if let Err(e) = self.searcher.apply_settings(&mut self.settings) {
                     self.info(&format!("Invalid option value: {}", quote(&e)));
                 }
