@@ -12,8 +12,8 @@ use std::collections::VecDeque;
 use std::sync::{Arc, Condvar, Mutex};
 
 use crate::engine::{Control, Engine, Info, Limits, SearchResult};
-use crate::protocol::game::{with_pos, AnyPos};
 use crate::protocol::searcher::SEARCH_STACK;
+use crate::variants::{with_pos, AnyPos};
 
 /// One search asked for by a connection.
 pub struct Job {

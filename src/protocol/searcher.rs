@@ -14,11 +14,11 @@ use std::time::Instant;
 use tokio::sync::mpsc::UnboundedSender;
 
 use super::format;
-use super::game::{with_pos, AnyPos};
 use super::options::Settings;
 use super::Output;
 use crate::core::{Move, MoveList, Variant};
 use crate::engine::{Control, Engine, Info, Limits, Score, SearchResult};
+use crate::variants::{with_pos, AnyPos};
 
 /// Stack size of a search thread.
 pub const SEARCH_STACK: usize = 64 << 20;
