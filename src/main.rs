@@ -22,7 +22,7 @@ use std::time::Instant;
 use clap::{Parser, Subcommand};
 
 use cellmate::core::Dialect;
-use cellmate::protocol::game::Game;
+use cellmate::game::Game;
 use cellmate::protocol::options::variant_list;
 use cellmate::variants::VariantKind;
 

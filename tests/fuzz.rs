@@ -29,7 +29,7 @@ use std::sync::{Arc, Once};
 use std::time::{Duration, Instant};
 
 use cellmate::core::{Dialect, MoveError, MoveList, Variant};
-use cellmate::protocol::game::Game;
+use cellmate::game::Game;
 use cellmate::protocol::{Capture, Flow, Output, Session};
 use cellmate::variants::chess::Chess;
 use cellmate::variants::immune::Immune;

@@ -27,12 +27,12 @@ use std::sync::Arc;
 use tokio::sync::mpsc::UnboundedSender;
 
 use super::format::quote;
-use super::game::Game;
 use super::options::{Effect, OptionError, Settings};
 use super::searcher::{Finished, InfoSink, Searcher};
 use super::{engine_name, Flow, Output};
 use crate::core::{Color, Dialect, MoveError, Outcome};
 use crate::engine::Limits;
+use crate::game::Game;
 use crate::variants::VariantKind;
 
 /// `position` read into its parts.

@@ -1,5 +1,8 @@
 //! The current game: which variant, the position after every move so far, and the moves (with
 //! who made them) for undo and clock bookkeeping.
+//!
+//! A room of its own between the protocols and the rules: it uses only the rules (`core` and
+//! the variant registry), never the engine, and the protocols keep their games in it.
 
 use std::sync::atomic::AtomicBool;
 
