@@ -15,6 +15,7 @@ use smallvec::SmallVec;
 use crate::core::{Color, Geometry, Move, MoveList, Outcome, Variant, MAX_MOVES};
 
 use super::eval::Evaluate;
+use super::thread::spawn_search_scoped;
 use super::time::{elapsed_ms, TimeBudget};
 use super::tt::{Bound, TranspositionTable};
 use super::{Control, Info, Limits, Score, SearchResult};
@@ -861,34 +862,28 @@ pub(crate) fn run<V: Evaluate>(
     let result = std::thread::scope(|s| {
         let mut helpers = Vec::new();
         for id in 1..threads {
-            let h = std::thread::Builder::new()
-                .name(format!("search-{id}"))
-                .stack_size(64 << 20)
-                .spawn_scoped(s, move || {
-                    let mut w = Worker::new(id, pos, shared);
-                    w.iterate(&|_| {});
-                    shared.nodes[id].store(w.nodes, Ordering::Relaxed);
-                });
+            let h = spawn_search_scoped(s, format!("search-{id}"), move || {
+                let mut w = Worker::new(id, pos, shared);
+                w.iterate(&|_| {});
+                shared.nodes[id].store(w.nodes, Ordering::Relaxed);
+            });
             match h {
                 Ok(h) => helpers.push(h),
                 Err(_) => break,
             }
         }
-        let main = std::thread::Builder::new()
-            .name("search-0".into())
-            .stack_size(64 << 20)
-            .spawn_scoped(s, move || {
-                let mut w = Worker::new(0, pos, shared);
-                w.iterate(report);
-                shared.nodes[0].store(w.nodes, Ordering::Relaxed);
-                // Never answer early while pondering or in an infinite search.
-                while !control.stopped() && (control.pondering() || limits.infinite) {
-                    std::thread::sleep(std::time::Duration::from_millis(1));
-                }
-                shared.abort.store(true, Ordering::SeqCst);
-                result_of(&w)
-            })
-            .expect("spawning the search thread");
+        let main = spawn_search_scoped(s, "search-0", move || {
+            let mut w = Worker::new(0, pos, shared);
+            w.iterate(report);
+            shared.nodes[0].store(w.nodes, Ordering::Relaxed);
+            // Never answer early while pondering or in an infinite search.
+            while !control.stopped() && (control.pondering() || limits.infinite) {
+                std::thread::sleep(std::time::Duration::from_millis(1));
+            }
+            shared.abort.store(true, Ordering::SeqCst);
+            result_of(&w)
+        })
+        .expect("spawning the search thread");
         let r = main.join().expect("search thread panicked");
         shared.abort.store(true, Ordering::SeqCst);
         for h in helpers {
