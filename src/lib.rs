@@ -1,10 +1,12 @@
 //! cellmate: a chess-variant engine speaking XBoard (CECP v2) and UCI.
 //!
-//! Rooms, with doors one way: [`protocol`] → [`engine`] → [`variants`] / [`core`].
+//! Rooms, with doors one way: [`protocol`] → [`engine`] → [`variants`] / [`core`]; the game
+//! history ([`game`]) sits between the protocols and the rules.
 //! See `docs/architecture.md`.
 
 pub mod core;
 pub mod engine;
+pub mod game;
 pub mod gui;
 pub mod notation;
 pub mod pgn;

@@ -22,8 +22,9 @@ use std::time::Instant;
 use clap::{Parser, Subcommand};
 
 use cellmate::core::Dialect;
-use cellmate::protocol::game::{Game, VariantKind};
+use cellmate::game::Game;
 use cellmate::protocol::options::variant_list;
+use cellmate::variants::VariantKind;
 
 /// Writes to stdout. A closed pipe (`cellmate bench | head -1`) ends the program quietly with
 /// status 0, as Unix tools do, where `println!` would panic.

@@ -16,7 +16,7 @@
 use std::fmt;
 
 use crate::core::{Dialect, Move, MoveError, Protocol, RankBase};
-use crate::protocol::game::{AnyPos, VariantKind};
+use crate::variants::{AnyPos, VariantKind};
 
 /// The notation a game is written in.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -34,7 +34,7 @@ pub fn coords_dialect(kind: VariantKind, xboard: bool) -> Dialect {
     if !xboard {
         return Dialect::UCI;
     }
-    let height = crate::protocol::game::with_pos!(kind.startpos(), |p| {
+    let height = crate::variants::with_pos!(kind.startpos(), |p| {
         crate::core::Variant::geometry(&p).height
     });
     Dialect {

@@ -33,7 +33,7 @@
 //! position is assumed (pair opener to move, number 1).
 
 use crate::core::Color;
-use crate::protocol::game::VariantKind;
+use crate::variants::VariantKind;
 
 /// How a game's moves are numbered (see the module documentation).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]

@@ -19,7 +19,7 @@
 
 use crate::core::Color;
 use crate::notation;
-use crate::protocol::game::{AnyPos, VariantKind};
+use crate::variants::{AnyPos, VariantKind};
 
 /// A feature vector's names and values for one variant.
 pub struct FeatureSet {

@@ -4,7 +4,7 @@
 
 mod protocol_support;
 
-use cellmate::protocol::game::VariantKind;
+use cellmate::variants::VariantKind;
 use protocol_support::Engine;
 
 fn data(name: &str) -> Vec<String> {

@@ -33,12 +33,13 @@ use std::sync::{Arc, Once};
 use std::time::{Duration, Instant};
 
 use cellmate::core::{Dialect, MoveError, MoveList, Variant};
-use cellmate::protocol::game::{Game, VariantKind};
+use cellmate::game::Game;
 use cellmate::protocol::{Capture, Flow, Output, Session};
 use cellmate::variants::chess::Chess;
 use cellmate::variants::immune::Immune;
 use cellmate::variants::micro::Micro;
 use cellmate::variants::recursion::Recursion;
+use cellmate::variants::VariantKind;
 
 /// Inputs per target in the default `cargo test` run.
 const SHORT: u64 = 20_000;

@@ -469,7 +469,7 @@ fn server_limits_heads_and_connections() {
 fn pool_runs_one_search_per_worker_and_drops_stopped_jobs() {
     use cellmate::engine::{Control, Limits};
     use cellmate::gui::pool::{Job, Pool};
-    use cellmate::protocol::game::VariantKind;
+    use cellmate::variants::VariantKind;
     use std::sync::mpsc::channel;
     use std::sync::Arc;
 

@@ -6,11 +6,11 @@ use std::process::Command;
 use std::time::Duration;
 
 use cellmate::core::Color;
-use cellmate::protocol::game::VariantKind;
 use cellmate::referee::game::Termination;
 use cellmate::referee::spec::{EngineSpec, Limit};
 use cellmate::referee::stats::{Sprt, SprtState};
 use cellmate::referee::{run, MatchConfig, MatchReport};
+use cellmate::variants::VariantKind;
 
 const BIN: &str = env!("CARGO_BIN_EXE_cellmate");
 

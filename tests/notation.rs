@@ -12,8 +12,8 @@ use cellmate::core::rng::XorShift as Rng;
 use cellmate::core::{Dialect, Move, MoveError, MoveList, Variant};
 use cellmate::engine::{Control, Engine, Limits};
 use cellmate::notation::{self, Notation, Word};
-use cellmate::protocol::game::{AnyPos, VariantKind};
 use cellmate::variants::immune::{Immune, START_FEN};
+use cellmate::variants::{AnyPos, VariantKind};
 
 fn pos(fen: &str) -> Immune {
     Immune::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"))

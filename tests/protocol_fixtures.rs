@@ -26,8 +26,8 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use cellmate::core::{Color, Dialect, Move, MoveError, Outcome};
-use cellmate::protocol::game::{AnyPos, VariantKind};
 use cellmate::protocol::xbvariant;
+use cellmate::variants::{AnyPos, VariantKind};
 
 /// How long one expected answer may take unless the fixture says otherwise (`timeout MS`):
 /// generous, since a loaded machine slows the engines' start-up (not their clocks: a move

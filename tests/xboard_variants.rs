@@ -6,11 +6,11 @@ mod protocol_support;
 
 use cellmate::core::rng::XorShift as Rng;
 use cellmate::core::{Color, Dialect, MoveKind, Outcome, RankBase, Square};
-use cellmate::protocol::game::{AnyPos, VariantKind};
 use cellmate::protocol::xbvariant::{
     applied_text, choice, claim, clicks, dialect, fen_from_xboard, geometry, highlight,
     mirror_text, move_text, parse_move, safe_moves, setup_lines, shadow, Clicks, Lifted,
 };
+use cellmate::variants::{AnyPos, VariantKind};
 use protocol_support::Engine;
 
 fn dots(n: usize) -> String {

@@ -3,12 +3,16 @@
 //! Doors: protocols call [`Engine::search`] with a position of any [`Variant`] that has an
 //! [`eval::Evaluate`] implementation; the engine reads positions only through the `Variant`
 //! trait and the evaluator's narrow accessors. It never prints: it reports through a callback.
+//! Every search thread, the protocols' and the GUI's too, is started by [`spawn_search`].
 
 pub mod bench;
 pub mod eval;
 pub mod search;
+pub mod thread;
 pub mod time;
 pub mod tt;
+
+pub use thread::{spawn_search, SEARCH_STACK};
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::RwLock;

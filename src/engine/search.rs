@@ -15,6 +15,7 @@ use smallvec::SmallVec;
 use crate::core::{Color, Geometry, Move, MoveList, Outcome, Variant, MAX_MOVES};
 
 use super::eval::Evaluate;
+use super::thread::spawn_search_scoped;
 use super::time::{elapsed_ms, TimeBudget};
 use super::tt::{Bound, TranspositionTable};
 use super::{Control, Info, Limits, Score, SearchResult};
@@ -861,14 +862,11 @@ pub(crate) fn run<V: Evaluate>(
     let result = std::thread::scope(|s| {
         let mut helpers = Vec::new();
         for id in 1..threads {
-            let h = std::thread::Builder::new()
-                .name(format!("search-{id}"))
-                .stack_size(64 << 20)
-                .spawn_scoped(s, move || {
-                    let mut w = Worker::new(id, pos, shared);
-                    w.iterate(&|_| {});
-                    shared.nodes[id].store(w.nodes, Ordering::Relaxed);
-                });
+            let h = spawn_search_scoped(s, format!("search-{id}"), move || {
+                let mut w = Worker::new(id, pos, shared);
+                w.iterate(&|_| {});
+                shared.nodes[id].store(w.nodes, Ordering::Relaxed);
+            });
             match h {
                 Ok(h) => helpers.push(h),
                 Err(_) => break,
@@ -887,11 +885,7 @@ pub(crate) fn run<V: Evaluate>(
         };
         // When the system refuses the thread (its address space taken by a big table), the
         // main worker runs on the caller's thread: a search thread of its own already.
-        let r = match std::thread::Builder::new()
-            .name("search-0".into())
-            .stack_size(64 << 20)
-            .spawn_scoped(s, main_work)
-        {
+        let r = match spawn_search_scoped(s, "search-0", main_work) {
             Ok(main) => main.join().expect("search thread panicked"),
             Err(e) => {
                 log::warn!("cannot start the main search thread ({e}): searching on this one");

@@ -1,14 +1,14 @@
 //! `cellmate gui`: a board in the browser (see `docs/gui.md`).
 //!
-//! A protocol-level room like UCI and XBoard: it holds games as [`AnyPos`] through
-//! [`crate::protocol::game`], asks the rules for legal moves, move texts and the structured
-//! picture of a position ([`crate::core::Variant::describe`]), and runs the engine's search on
-//! the workers of one [`pool::Pool`] shared by every connection (one table, a fixed number of
-//! search threads). The page (HTML, JavaScript, CSS, piece images) is built into the binary.
+//! A protocol-level room like UCI and XBoard: it holds games as [`AnyPos`] (the variant
+//! registry, [`crate::variants::registry`]), asks the rules for legal moves, move texts and the
+//! structured picture of a position ([`crate::core::Variant::describe`]), and runs the
+//! engine's search on the workers of one [`pool::Pool`] shared by every connection (one table,
+//! a fixed number of search threads). The page (HTML, JavaScript, CSS, piece images) is built into the binary.
 //! One thread per connection: plain HTTP for the page, a WebSocket at `/ws` for the game, each
 //! WebSocket with its own [`session::Session`]. [`Config`] bounds what clients can take.
 //!
-//! [`AnyPos`]: crate::protocol::game::AnyPos
+//! [`AnyPos`]: crate::variants::AnyPos
 
 pub mod pool;
 pub mod session;

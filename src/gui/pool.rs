@@ -3,17 +3,16 @@
 //!
 //! A connection does not own an engine or a search thread: it queues a [`Job`] and the first
 //! free worker runs it. So memory and threads are bounded by the pool, not by the number of
-//! pages open: `workers` search threads (64 MiB stacks) and one `hash_mb` table, allocated
-//! when the pool is built, whatever the number of connections. A job stopped while it waits
-//! is dropped unsearched; a job's clock (`movetime`) starts when a worker takes it, not when
-//! it was queued.
+//! pages open: `workers` search threads (started by the engine's [`spawn_search`], 64 MiB
+//! stacks) and one `hash_mb` table, allocated when the pool is built, whatever the number of
+//! connections. A job stopped while it waits is dropped unsearched; a job's clock (`movetime`)
+//! starts when a worker takes it, not when it was queued.
 
 use std::collections::VecDeque;
 use std::sync::{Arc, Condvar, Mutex};
 
-use crate::engine::{Control, Engine, Info, Limits, SearchResult};
-use crate::protocol::game::{with_pos, AnyPos};
-use crate::protocol::searcher::SEARCH_STACK;
+use crate::engine::{spawn_search, Control, Engine, Info, Limits, SearchResult};
+use crate::variants::{with_pos, AnyPos};
 
 /// One search asked for by a connection.
 pub struct Job {
@@ -67,10 +66,7 @@ impl Pool {
         for i in 0..workers {
             let shared = Arc::clone(&shared);
             let engine = Arc::clone(&engine);
-            std::thread::Builder::new()
-                .name(format!("gui-search-{i}"))
-                .stack_size(SEARCH_STACK)
-                .spawn(move || work(&shared, &engine))
+            spawn_search(format!("gui-search-{i}"), move || work(&shared, &engine))
                 .map_err(|e| format!("cannot start a search thread: {e}"))?;
         }
         Ok(Pool {

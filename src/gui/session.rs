@@ -18,7 +18,7 @@ use serde_json::{json, Value};
 use super::pool::{Job, Pool};
 use crate::core::{Badge, Color, Dialect, Move, MoveKind, PieceView, PositionView, Variant};
 use crate::engine::{Control, Info, Limits, Score, SearchResult};
-use crate::protocol::game::{with_pos, AnyPos, VariantKind};
+use crate::variants::{with_pos, AnyPos, VariantKind};
 
 /// Hash table size of the pool of a session made by [`Session::new`], in MB.
 const HASH_MB: usize = 16;

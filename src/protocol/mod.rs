@@ -12,7 +12,6 @@
 //! `xboard`/`protover`, a later `uci` still switches to UCI. End of input acts as `quit`.
 
 pub mod format;
-pub mod game;
 pub mod options;
 pub mod searcher;
 pub mod uci;

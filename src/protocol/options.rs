@@ -3,7 +3,7 @@
 
 use thiserror::Error;
 
-use super::game::VariantKind;
+use crate::variants::VariantKind;
 
 /// A numeric option's range.
 #[derive(Copy, Clone, Debug)]

@@ -1,4 +1,4 @@
-//! Runs [`Engine::search`] on its own thread (64 MB stack) and hands the result back.
+//! Runs [`Engine::search`] on its own thread ([`spawn_search`]) and hands the result back.
 //!
 //! The search thread returns its [`SearchResult`] through its join handle and then sends its
 //! id over the done channel; the session's loop joins the thread when that id arrives (or
@@ -14,14 +14,11 @@ use std::time::Instant;
 use tokio::sync::mpsc::UnboundedSender;
 
 use super::format;
-use super::game::{with_pos, AnyPos};
 use super::options::Settings;
 use super::Output;
 use crate::core::{Move, MoveList, Variant};
-use crate::engine::{Control, Engine, Info, Limits, Score, SearchResult};
-
-/// Stack size of a search thread.
-pub const SEARCH_STACK: usize = 64 << 20;
+use crate::engine::{spawn_search, Control, Engine, Info, Limits, Score, SearchResult};
+use crate::variants::{with_pos, AnyPos};
 
 /// Where progress reports go.
 #[derive(Clone, Debug)]
@@ -237,26 +234,23 @@ impl Searcher {
             let out = self.out.clone();
             let done_tx = self.done_tx.clone();
             let pos = root.clone();
-            std::thread::Builder::new()
-                .name(format!("search-{id}"))
-                .stack_size(SEARCH_STACK)
-                .spawn(move || {
-                    let result = with_pos!(&pos, |p| {
-                        let report = |info: &Info| {
-                            {
-                                let mut pr = lock(&progress);
-                                pr.depth = info.depth;
-                                pr.nodes = info.nodes;
-                            }
-                            if let Some(line) = sink.line(&pos, p, info) {
-                                out.line(&line);
-                            }
-                        };
-                        engine.search(p, &limits, &control, &report)
-                    });
-                    let _ = done_tx.send(id);
-                    result
-                })
+            spawn_search(format!("search-{id}"), move || {
+                let result = with_pos!(&pos, |p| {
+                    let report = |info: &Info| {
+                        {
+                            let mut pr = lock(&progress);
+                            pr.depth = info.depth;
+                            pr.nodes = info.nodes;
+                        }
+                        if let Some(line) = sink.line(&pos, p, info) {
+                            out.line(&line);
+                        }
+                    };
+                    engine.search(p, &limits, &control, &report)
+                });
+                let _ = done_tx.send(id);
+                result
+            })
         };
         let handle = match spawned {
             Ok(h) => Some(h),

@@ -27,12 +27,13 @@ use std::sync::Arc;
 use tokio::sync::mpsc::UnboundedSender;
 
 use super::format::quote;
-use super::game::{Game, VariantKind};
 use super::options::{Effect, OptionError, Settings};
 use super::searcher::{Finished, InfoSink, Searcher};
 use super::{engine_name, Flow, Output};
 use crate::core::{Color, Dialect, MoveError, Outcome, MAX_PERFT_DEPTH};
-use crate::engine::Limits;
+use crate::engine::{spawn_search, Limits};
+use crate::game::Game;
+use crate::variants::VariantKind;
 
 /// `position` read into its parts.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -530,18 +531,15 @@ impl Uci {
     fn perft(&mut self, depth: u32) {
         let stop = Arc::new(AtomicBool::new(false));
         let (game, out, flag) = (self.game.clone(), self.out.clone(), Arc::clone(&stop));
-        let spawned = std::thread::Builder::new()
-            .name("perft".into())
-            .stack_size(8 << 20)
-            .spawn(move || {
-                let total = game.perft_divide_until(depth, Dialect::UCI, &flag, |m, n| {
-                    out.line(&format!("{m}: {n}"))
-                });
-                match total {
-                    Some(t) => out.line(&format!("\nNodes searched: {t}")),
-                    None => out.line("info string perft stopped"),
-                }
+        let spawned = spawn_search("perft", move || {
+            let total = game.perft_divide_until(depth, Dialect::UCI, &flag, |m, n| {
+                out.line(&format!("{m}: {n}"))
             });
+            match total {
+                Some(t) => out.line(&format!("\nNodes searched: {t}")),
+                None => out.line("info string perft stopped"),
+            }
+        });
         match spawned {
             Ok(h) => self.perft = Some((stop, h)),
             Err(e) => self.info(&format!("cannot start perft: {e}")),

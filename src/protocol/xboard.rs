@@ -29,7 +29,6 @@ use std::sync::Arc;
 use tokio::sync::mpsc::UnboundedSender;
 
 use super::format;
-use super::game::{Game, VariantKind};
 use super::options::{self, Effect, Settings};
 use super::searcher::{Finished, InfoSink, Searcher};
 use super::xbshadow::Shadow;
@@ -37,6 +36,8 @@ use super::xbvariant;
 use super::{engine_name, Flow, Output};
 use crate::core::{Color, Dialect, Move, MoveError, Square};
 use crate::engine::Limits;
+use crate::game::Game;
+use crate::variants::VariantKind;
 
 /// Time control as XBoard set it.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -15,13 +15,13 @@
 //!
 //! The rules rooms keep their own spelling, which UCI uses unchanged.
 
-use super::game::{AnyPos, VariantKind};
 use super::xbshadow::Shadow;
 use crate::core::fen::mirror_placement;
 use crate::core::{
     Color, Dialect, Geometry, Move, MoveError, MoveKind, Outcome, RankBase, Square, Variant,
 };
 use crate::variants::micro::{self, Micro};
+use crate::variants::{AnyPos, VariantKind};
 
 /// XBoard's internal piece types per colour (`WhitePawn` … `WhiteKing` in 4.9.1).
 const SLOTS: usize = 66;

@@ -7,7 +7,7 @@ use super::openings::{mix, Opening};
 use super::player::{Answer, GameStart, Player, Request};
 use super::spec::Limit;
 use crate::core::{Color, Outcome, Protocol};
-use crate::protocol::game::VariantKind;
+use crate::variants::VariantKind;
 
 /// Why a game ended (the PGN `Termination` tag).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -180,7 +180,7 @@ pub fn play_game(
         Protocol::Uci => 0,
         Protocol::Xboard => 1,
     };
-    let record = |texts: &mut [Vec<String>; 2], pos: &crate::protocol::game::AnyPos, m| {
+    let record = |texts: &mut [Vec<String>; 2], pos: &crate::variants::AnyPos, m| {
         texts[0].push(engine_move_text(pos, m, Protocol::Uci));
         texts[1].push(engine_move_text(pos, m, Protocol::Xboard));
     };

@@ -2,7 +2,7 @@
 //! deciding every move and every game's end.
 //!
 //! A room of its own: it uses the rules (through the variant dispatch of
-//! [`crate::protocol::game`]) and talks to engines only as child processes over UCI or XBoard,
+//! [`crate::variants::registry`]) and talks to engines only as child processes over UCI or XBoard,
 //! never through the engine room. See `docs/match.md`.
 //!
 //! - [`spec`]: engine specs and time controls from the command line;
@@ -27,7 +27,7 @@ use std::thread;
 use std::time::Duration;
 
 use crate::core::Color;
-use crate::protocol::game::VariantKind;
+use crate::variants::VariantKind;
 use game::{play_game, GameRecord, GameSettings, Termination};
 use openings::{mix, random_moves, Opening, Rng};
 use player::Player;

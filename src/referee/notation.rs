@@ -8,8 +8,8 @@
 //! some moves, and Immune Chess mirrored (Invaders as XBoard's White, the board flipped).
 
 use crate::core::{Dialect, Move, MoveError, Protocol};
-use crate::protocol::game::AnyPos;
 use crate::protocol::xbvariant;
+use crate::variants::AnyPos;
 
 /// The rules' dialect for a protocol in `pos` (XBoard: as `protocol::xbvariant` numbers the
 /// ranks, with `Rank Offset` 0).
@@ -39,11 +39,7 @@ pub fn engine_move_text(pos: &AnyPos, m: Move, protocol: Protocol) -> String {
 
 /// A FEN of the rules as an engine speaking `protocol` is sent it: mirrored for XBoard in a
 /// mirrored variant (Immune Chess; `xbvariant::fen_from_xboard` is its own inverse).
-pub fn engine_fen(
-    kind: crate::protocol::game::VariantKind,
-    fen: &str,
-    protocol: Protocol,
-) -> String {
+pub fn engine_fen(kind: crate::variants::VariantKind, fen: &str, protocol: Protocol) -> String {
     match protocol {
         Protocol::Uci => fen.to_string(),
         Protocol::Xboard => xbvariant::fen_from_xboard(kind, fen),
@@ -53,7 +49,7 @@ pub fn engine_fen(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::protocol::game::VariantKind;
+    use crate::variants::VariantKind;
 
     #[test]
     fn every_move_reads_back_in_both_protocols() {

@@ -1,7 +1,7 @@
 //! Openings: positions from a FEN/EPD file, random short openings, and the seeded generator.
 
 use crate::core::Move;
-use crate::protocol::game::{AnyPos, VariantKind};
+use crate::variants::{AnyPos, VariantKind};
 
 /// SplitMix64: small, fast, and the same sequence on every machine for a seed.
 #[derive(Clone, Debug)]

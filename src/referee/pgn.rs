@@ -89,9 +89,9 @@ pub fn write_game(g: &GameRecord, event: &str, date: &str, round: usize) -> Stri
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::protocol::game::VariantKind;
     use crate::referee::game::{GameResult, Termination};
     use crate::referee::spec::Limit;
+    use crate::variants::VariantKind;
 
     #[test]
     fn a_game_in_pgn() {

@@ -15,7 +15,7 @@ use super::notation::engine_move_text;
 use super::openings::Rng;
 use super::spec::{EngineSpec, Limit};
 use crate::core::{Color, Protocol};
-use crate::protocol::game::{AnyPos, VariantKind};
+use crate::variants::{AnyPos, VariantKind};
 
 /// How long an engine may take to start (`uciok`, `feature done=1`) or to answer `isready` /
 /// `ping`.

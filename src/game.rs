@@ -1,140 +1,15 @@
 //! The current game: which variant, the position after every move so far, and the moves (with
 //! who made them) for undo and clock bookkeeping.
 //!
-//! Every variant is listed exactly once, in the [`define_variants!`] invocation below. That one
-//! line creates the [`AnyPos`] arm, the [`VariantKind`] arm, both protocol names and the arm of
-//! the [`with_pos!`] dispatch macro, so protocols never name a concrete variant type.
+//! A room of its own between the protocols and the rules: it uses only the rules (`core` and
+//! the variant registry), never the engine, and the protocols keep their games in it.
 
-#[allow(unused_imports)] // used by the macro-generated code
 use std::sync::atomic::AtomicBool;
 
-use crate::core::Variant;
 use crate::core::{
-    perft, perft_until, Color, Dialect, FenError, Move, MoveError, MoveList, Outcome,
+    perft, perft_until, Color, Dialect, FenError, Move, MoveError, Outcome, Variant,
 };
-
-/// Generates [`AnyPos`], [`VariantKind`] and the [`with_pos!`] macro from one list.
-///
-/// The first token is a literal `$`, handed down so that the generated macro can have
-/// metavariables of its own.
-macro_rules! define_variants {
-    ($d:tt $( $arm:ident => $ty:ty, xboard: $xb:literal; )+) => {
-        /// A position of any variant, monomorphised: one arm per variant. (A game holds one;
-        /// boxing the big 16×16 arm would only add an indirection to every call.)
-        #[allow(clippy::large_enum_variant)]
-        #[derive(Clone)]
-        pub enum AnyPos {
-            $( $arm($ty), )+
-        }
-
-        /// The variants this engine plays.
-        #[derive(Copy, Clone, PartialEq, Eq, Debug)]
-        pub enum VariantKind {
-            $( $arm, )+
-        }
-
-        impl VariantKind {
-            /// Every variant, in the order the protocols list them.
-            pub const ALL: &'static [VariantKind] = &[ $( VariantKind::$arm, )+ ];
-
-            /// The name in UCI (`UCI_Variant`), on the command line and in `d` output.
-            pub fn name(self) -> &'static str {
-                match self { $( VariantKind::$arm => <$ty as Variant>::NAME, )+ }
-            }
-
-            /// The name in XBoard's `variants=` feature and `variant` command.
-            pub fn xboard_name(self) -> &'static str {
-                match self { $( VariantKind::$arm => $xb, )+ }
-            }
-
-            pub fn startpos(self) -> AnyPos {
-                match self { $( VariantKind::$arm => AnyPos::$arm(<$ty as Variant>::startpos()), )+ }
-            }
-
-            pub fn from_fen(self, fen: &str) -> Result<AnyPos, FenError> {
-                match self { $( VariantKind::$arm => <$ty as Variant>::from_fen(fen).map(AnyPos::$arm), )+ }
-            }
-        }
-
-        impl AnyPos {
-            pub fn kind(&self) -> VariantKind {
-                match self { $( AnyPos::$arm(_) => VariantKind::$arm, )+ }
-            }
-        }
-
-        /// Runs `body` with `p` bound to the concrete position inside an [`AnyPos`] (by value,
-        /// `&` or `&mut`, as the scrutinee is given).
-        macro_rules! with_pos {
-            ($d pos:expr, |$d p:ident| $d body:expr) => {
-                match $d pos {
-                    $( $crate::protocol::game::AnyPos::$arm($d p) => $d body, )+
-                }
-            };
-        }
-        pub(crate) use with_pos;
-    };
-}
-
-// One line per variant: arm name => type, the XBoard name (the UCI name is `Variant::NAME`).
-define_variants! { $
-    Chess => crate::variants::chess::Chess, xboard: "normal";
-    Recursion => crate::variants::recursion::Recursion, xboard: "recursion";
-    Microorganism => crate::variants::micro::Micro, xboard: "microorganism";
-    Immune => crate::variants::immune::Immune, xboard: "immune";
-}
-
-impl VariantKind {
-    /// Looks a variant up by either protocol's name, ignoring case.
-    pub fn from_name(name: &str) -> Option<VariantKind> {
-        let name = name.trim();
-        VariantKind::ALL.iter().copied().find(|k| {
-            k.name().eq_ignore_ascii_case(name) || k.xboard_name().eq_ignore_ascii_case(name)
-        })
-    }
-}
-
-impl std::fmt::Debug for AnyPos {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "AnyPos({}: {})", self.kind().name(), self.fen())
-    }
-}
-
-impl AnyPos {
-    pub fn fen(&self) -> String {
-        with_pos!(self, |p| p.fen())
-    }
-    pub fn side_to_move(&self) -> Color {
-        with_pos!(self, |p| p.side_to_move())
-    }
-    pub fn legal_moves(&self) -> MoveList {
-        let mut list = MoveList::new();
-        with_pos!(self, |p| p.legal_moves(&mut list));
-        list
-    }
-    pub fn is_legal(&self, m: Move) -> bool {
-        self.legal_moves().contains(&m)
-    }
-    /// The text of a legal move.
-    pub fn move_text(&self, m: Move, dialect: Dialect) -> String {
-        with_pos!(self, |p| p.move_text(m, dialect))
-    }
-    pub fn parse_move(&self, text: &str, dialect: Dialect) -> Result<Move, MoveError> {
-        with_pos!(self, |p| p.parse_move(text, dialect))
-    }
-    /// Makes a move the caller has checked to be legal.
-    pub fn make_move(&mut self, m: Move) {
-        with_pos!(self, |p| p.make_move(m))
-    }
-    pub fn unmake_move(&mut self) {
-        with_pos!(self, |p| p.unmake_move())
-    }
-    pub fn outcome(&self) -> Option<Outcome> {
-        with_pos!(self, |p| p.outcome())
-    }
-    pub fn display(&self) -> String {
-        with_pos!(self, |p| p.display())
-    }
-}
+use crate::variants::{with_pos, AnyPos, VariantKind};
 
 /// One move of the game and the side that made it.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -288,16 +163,6 @@ impl Game {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn names_resolve_both_ways() {
-        assert_eq!(VariantKind::from_name("chess"), Some(VariantKind::Chess));
-        assert_eq!(VariantKind::from_name("normal"), Some(VariantKind::Chess));
-        assert_eq!(VariantKind::from_name("Normal"), Some(VariantKind::Chess));
-        assert_eq!(VariantKind::from_name("shogi"), None);
-        assert_eq!(VariantKind::Chess.name(), "chess");
-        assert_eq!(VariantKind::Chess.xboard_name(), "normal");
-    }
 
     #[test]
     fn play_all_is_all_or_nothing() {
