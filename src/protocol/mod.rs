@@ -15,6 +15,7 @@ pub mod format;
 pub mod options;
 pub mod searcher;
 pub mod uci;
+pub mod xbcommand;
 pub mod xboard;
 pub mod xbshadow;
 pub mod xbvariant;

@@ -1,5 +1,8 @@
 //! XBoard / CECP v2.
 //!
+//! Each line is first read into an [`XbCommand`] by [`xbcommand::parse`] (pure text work;
+//! bad arguments are its `ParseError`s), then `Xboard::handle` acts on the command.
+//!
 //! Error lines (each one line; the state is unchanged; the type in parentheses is one of the
 //! fixed words below, never with parentheses inside, as python-chess reads it; the command is
 //! quoted at most 100 characters long with control characters escaped):
@@ -31,6 +34,7 @@ use tokio::sync::mpsc::UnboundedSender;
 use super::format;
 use super::options::{self, Effect, Settings};
 use super::searcher::{Finished, InfoSink, Searcher};
+use super::xbcommand::{self, Mouse, XbCommand};
 use super::xbshadow::Shadow;
 use super::xbvariant;
 use super::{engine_name, Flow, Output};
@@ -71,30 +75,9 @@ impl Default for Clock {
     }
 }
 
-/// Seconds (possibly fractional, `0.1`) as milliseconds.
-fn seconds_ms(s: &str) -> Option<u64> {
-    let v: f64 = s.parse().ok()?;
-    (0.0..1e9).contains(&v).then(|| (v * 1000.0).round() as u64)
-}
-
-/// `level` base time: minutes `m` (possibly fractional) or `m:ss`.
-fn base_ms(s: &str) -> Option<u64> {
-    match s.split_once(':') {
-        Some((m, sec)) => {
-            let m: u64 = m.parse().ok()?;
-            let sec: u64 = sec.parse().ok()?;
-            (m < 1_000_000 && sec < 60).then(|| m * 60_000 + sec * 1000)
-        }
-        None => seconds_ms(s).map(|ms| ms * 60),
-    }
-}
-
-/// Reads `level MPS BASE INC`.
-pub fn parse_level(args: &[&str]) -> Option<(u32, u64, u64)> {
-    let [mps, base, inc] = args else {
-        return None;
-    };
-    Some((mps.parse().ok()?, base_ms(base)?, seconds_ms(inc)?))
+/// `time`/`otim` centiseconds as milliseconds (a negative clock as 0).
+fn centiseconds_ms(cs: i64) -> u64 {
+    (cs.max(0) as u64).saturating_mul(10)
 }
 
 impl Clock {
@@ -216,34 +199,33 @@ impl Xboard {
 
     pub fn handle(&mut self, line: &str) -> Flow {
         let line = line.trim();
-        let mut parts = line.split_whitespace();
-        let cmd = parts.next().unwrap_or("");
-        let args: Vec<&str> = parts.collect();
-        let rest = line[cmd.len()..].trim();
+        let cmd = match xbcommand::parse(line) {
+            Ok(cmd) => cmd,
+            Err(e) => {
+                self.error(e.kind(), e.detail(), line);
+                return Flow::Continue;
+            }
+        };
         match cmd {
-            "xboard" => self.handshake = true,
-            "protover" => {
+            XbCommand::Xboard => self.handshake = true,
+            XbCommand::Protover => {
                 self.handshake = true;
                 self.features();
             }
-            "accepted" | "rejected" | "random" | "computer" | "name" | "rating" | "ics" | "nps"
-            | "draw" | "bk" => {}
-            "new" => self.new_game(),
-            "variant" => match VariantKind::from_name(rest) {
-                Some(kind) => {
-                    self.settings.variant = kind;
-                    self.start_variant();
-                    self.send_setup();
-                }
-                None => self.error("unsupported variant", None, line),
-            },
-            "force" => {
+            XbCommand::Ignored(_) => {}
+            XbCommand::New => self.new_game(),
+            XbCommand::Variant(kind) => {
+                self.settings.variant = kind;
+                self.start_variant();
+                self.send_setup();
+            }
+            XbCommand::Force => {
                 if self.task != Some(Task::Analyze) {
                     self.discard();
                 }
                 self.force = true;
             }
-            "go" => {
+            XbCommand::Go => {
                 if self.analyze {
                     return Flow::Continue;
                 }
@@ -259,71 +241,57 @@ impl Xboard {
                     self.maybe_think();
                 }
             }
-            "playother" => {
+            XbCommand::Playother => {
                 if self.task == Some(Task::Think) {
                     self.discard();
                 }
                 self.force = false;
                 self.engine_side = !self.game.side_to_move();
             }
-            "white" => self.engine_side = xbvariant::xb_color(self.game.kind(), Color::Black),
-            "black" => self.engine_side = xbvariant::xb_color(self.game.kind(), Color::White),
-            "level" => match parse_level(&args) {
-                Some((mps, base, inc)) => {
-                    self.clock.mps = mps;
-                    self.clock.base_ms = base;
-                    self.clock.inc_ms = inc;
-                    self.clock.st_ms = None;
-                    self.clock.time_ms = None;
-                    self.clock.otim_ms = None;
-                }
-                None => self.error("bad argument", Some("expected level MPS BASE INC"), line),
-            },
-            "st" => match args
-                .first()
-                .and_then(|s| seconds_ms(s))
-                .filter(|&ms| ms > 0)
-            {
-                Some(ms) => self.clock.st_ms = Some(ms),
-                None => self.error("bad argument", Some("expected seconds"), line),
-            },
-            "sd" => match args.first().and_then(|s| s.parse::<u32>().ok()) {
-                Some(d) if d > 0 => self.clock.sd = Some(d),
-                _ => self.error("bad argument", Some("expected a depth"), line),
-            },
-            "time" | "otim" => match args.first().and_then(|s| s.parse::<i64>().ok()) {
-                Some(cs) => {
-                    let ms = Some((cs.max(0) as u64).saturating_mul(10));
-                    if cmd == "time" {
-                        self.clock.time_ms = ms;
-                    } else {
-                        self.clock.otim_ms = ms;
-                    }
-                }
-                None => self.error("bad argument", Some("expected centiseconds"), line),
-            },
-            "usermove" => self.user_move(rest),
-            "lift" | "put" | "hover" => self.mouse(cmd, rest, line),
-            "?" => {
+            XbCommand::White => {
+                self.engine_side = xbvariant::xb_color(self.game.kind(), Color::Black)
+            }
+            XbCommand::Black => {
+                self.engine_side = xbvariant::xb_color(self.game.kind(), Color::White)
+            }
+            XbCommand::Level {
+                mps,
+                base_ms,
+                inc_ms,
+            } => {
+                self.clock.mps = mps;
+                self.clock.base_ms = base_ms;
+                self.clock.inc_ms = inc_ms;
+                self.clock.st_ms = None;
+                self.clock.time_ms = None;
+                self.clock.otim_ms = None;
+            }
+            XbCommand::St(ms) => self.clock.st_ms = Some(ms),
+            XbCommand::Sd(d) => self.clock.sd = Some(d),
+            XbCommand::Time(cs) => self.clock.time_ms = Some(centiseconds_ms(cs)),
+            XbCommand::Otim(cs) => self.clock.otim_ms = Some(centiseconds_ms(cs)),
+            XbCommand::Usermove(text) => self.user_move(&text),
+            XbCommand::Mouse(action, square) => self.mouse(action, &square, line),
+            XbCommand::MoveNow => {
                 if self.task == Some(Task::Think) {
                     self.searcher.stop();
                 }
             }
-            "ping" => {
+            XbCommand::Ping(n) => {
                 if self.task == Some(Task::Think) {
-                    self.pongs.push(rest.to_string());
+                    self.pongs.push(n);
                 } else {
-                    self.out.line(format!("pong {rest}").trim_end());
+                    self.out.line(format!("pong {n}").trim_end());
                 }
             }
-            "result" => {
+            XbCommand::Result(_) => {
                 self.discard();
                 self.game_over = true;
             }
-            "setboard" if self.is_pass_relay(rest) => self.user_move("@@@@"),
-            "setboard" => match Game::from_fen(
+            XbCommand::Setboard(fen) if self.is_pass_relay(&fen) => self.user_move("@@@@"),
+            XbCommand::Setboard(fen) => match Game::from_fen(
                 self.game.kind(),
-                &xbvariant::fen_from_xboard(self.game.kind(), rest),
+                &xbvariant::fen_from_xboard(self.game.kind(), &fen),
             ) {
                 Ok(g) => {
                     self.discard();
@@ -334,33 +302,34 @@ impl Xboard {
                 }
                 Err(e) => self.error("bad FEN", Some(&e.to_string()), line),
             },
-            "hint" => {
+            XbCommand::Hint => {
                 if let Some(Task::Ponder { predicted }) = self.task {
                     let text = xbvariant::move_text(self.game.pos(), predicted, self.dialect());
                     self.out.line(&format!("Hint: {text}"));
                 }
             }
-            "undo" | "remove" => self.take_back(if cmd == "undo" { 1 } else { 2 }, line),
-            "hard" => self.ponder = true,
-            "easy" => {
+            XbCommand::Undo => self.take_back(1, line),
+            XbCommand::Remove => self.take_back(2, line),
+            XbCommand::Hard => self.ponder = true,
+            XbCommand::Easy => {
                 self.ponder = false;
                 if matches!(self.task, Some(Task::Ponder { .. })) {
                     self.discard();
                 }
             }
-            "post" => self.post.store(true, Ordering::Relaxed),
-            "nopost" => self.post.store(false, Ordering::Relaxed),
-            "analyze" => {
+            XbCommand::Post => self.post.store(true, Ordering::Relaxed),
+            XbCommand::Nopost => self.post.store(false, Ordering::Relaxed),
+            XbCommand::Analyze => {
                 self.analyze = true;
                 self.start_analysis();
             }
-            "exit" => {
+            XbCommand::Exit => {
                 if self.analyze {
                     self.analyze = false;
                     self.discard();
                 }
             }
-            "." => {
+            XbCommand::Stat => {
                 if self.analyze {
                     if let Some((ms, p)) = self.searcher.progress() {
                         let total = self.game.pos().legal_moves().len();
@@ -373,33 +342,29 @@ impl Xboard {
                     }
                 }
             }
-            "memory" => self.set_option(options::HASH.name, args.first().copied(), line),
-            "cores" => self.set_option(options::THREADS.name, args.first().copied(), line),
-            "option" => {
-                let (name, value) = match rest.split_once('=') {
-                    Some((n, v)) => (n, Some(v)),
-                    None => (rest, None),
-                };
-                self.set_option(name, value, line);
-            }
-            "quit" => {
+            XbCommand::Memory(mb) => self.set_option(options::HASH.name, mb.as_deref(), line),
+            XbCommand::Cores(n) => self.set_option(options::THREADS.name, n.as_deref(), line),
+            XbCommand::Option { name, value } => self.set_option(&name, value.as_deref(), line),
+            XbCommand::Quit => {
                 self.shutdown();
                 return Flow::Quit;
             }
-            "d" => self.comment(&self.game.display()),
-            "fen" => self.comment(&self.game.fen()),
-            "xbfen" => {
+            XbCommand::Display => self.comment(&self.game.display()),
+            XbCommand::Fen => self.comment(&self.game.fen()),
+            XbCommand::Xbfen => {
                 let mut text = format!("board {}", xbvariant::xboard_fen(self.game.pos()));
                 if let Some(s) = &self.shadow {
                     text.push_str(&format!("\nshadow {}", s.placement()));
                 }
                 self.comment(&text);
             }
-            "help" => self.comment(HELP),
-            _ => match xbvariant::parse_move(self.game.pos(), line, self.dialect()) {
-                Ok(_) | Err(MoveError::Illegal(_)) => self.user_move(line),
-                Err(MoveError::Syntax(_)) => self.error("unknown command", None, line),
-            },
+            XbCommand::Help => self.comment(HELP),
+            XbCommand::Bare(text) => {
+                match xbvariant::parse_move(self.game.pos(), &text, self.dialect()) {
+                    Ok(_) | Err(MoveError::Illegal(_)) => self.user_move(&text),
+                    Err(MoveError::Syntax(_)) => self.error("unknown command", None, line),
+                }
+            }
         }
         Flow::Continue
     }
@@ -422,13 +387,13 @@ impl Xboard {
     /// of that square marks the second leg's targets); `put SQ` on a square marked blue is
     /// answered with `choice X`; `hover` needs no answer (no victim stands elsewhere than on a
     /// red square). See `xbvariant` for the markers.
-    fn mouse(&mut self, cmd: &str, rest: &str, line: &str) {
+    fn mouse(&mut self, action: Mouse, square: &str, line: &str) {
         let d = self.dialect();
-        let Some(sq) = xbvariant::xb_square(self.game.pos(), rest, d) else {
+        let Some(sq) = xbvariant::xb_square(self.game.pos(), square, d) else {
             return self.error("bad argument", Some("expected a square"), line);
         };
-        match cmd {
-            "lift" => {
+        match action {
+            Mouse::Lift => {
                 let second = match (self.lifted, self.put) {
                     (Some(l), Some(p)) if l.via.is_none() && p == sq => {
                         let moves = xbvariant::all_clicks(self.game.pos(), d);
@@ -451,7 +416,7 @@ impl Xboard {
                 let h = xbvariant::highlight(self.game.pos(), d, self.shadow.as_ref(), lifted);
                 self.out.line(&h);
             }
-            "put" => {
+            Mouse::Put => {
                 self.put = Some(sq);
                 if let Some(l) = self.lifted {
                     if let Some(c) = xbvariant::choice(self.game.pos(), d, l, sq) {
@@ -459,7 +424,7 @@ impl Xboard {
                     }
                 }
             }
-            _ => {}
+            Mouse::Hover => {}
         }
     }
 
@@ -843,18 +808,6 @@ mod tests {
         assert_eq!(xb.clock.otim_ms, Some(18_446_744_073_709_551_610));
         xb.handle("ping 1");
         assert_eq!(capture.take_lines(), ["pong 1"]);
-    }
-
-    #[test]
-    fn level_reader() {
-        assert_eq!(parse_level(&["40", "5", "0"]), Some((40, 300_000, 0)));
-        assert_eq!(parse_level(&["0", "0:10", "0.1"]), Some((0, 10_000, 100)));
-        assert_eq!(parse_level(&["0", "2:30", "2"]), Some((0, 150_000, 2000)));
-        assert_eq!(parse_level(&["0", "0.5", "0"]), Some((0, 30_000, 0)));
-        assert_eq!(parse_level(&["0", "2:75", "0"]), None);
-        assert_eq!(parse_level(&["x", "5", "0"]), None);
-        assert_eq!(parse_level(&["40", "5"]), None);
-        assert_eq!(parse_level(&["40", "5", "-1"]), None);
     }
 
     #[test]
