@@ -14,3 +14,4 @@ pub mod protocol;
 pub mod referee;
 pub mod tune;
 pub mod variants;
+pub mod xbwire;

@@ -26,8 +26,8 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use cellmate::core::{Color, Dialect, Move, MoveError, Outcome};
-use cellmate::protocol::xbvariant;
 use cellmate::variants::{AnyPos, VariantKind};
+use cellmate::xbwire;
 
 /// How long one expected answer may take unless the fixture says otherwise (`timeout MS`):
 /// generous, since a loaded machine slows the engines' start-up (not their clocks: a move
@@ -40,7 +40,7 @@ type Res<T> = Result<T, String>;
 
 // ---------------------------------------------------------------------------------------------
 // The GUI's board: this crate's rules, with the XBoard side spelt as XBoard 4.9.1 hosts the
-// variant (`xbvariant`: zero-based ranks on 10 ranks and with `Rank Offset=1`, Immune Chess
+// variant (`xbwire`: zero-based ranks on 10 ranks and with `Rank Offset=1`, Immune Chess
 // mirrored, XBoard's spellings of shots, hatches, bonds, kills…).
 
 #[derive(Clone)]
@@ -55,17 +55,17 @@ struct Board {
 
 impl Board {
     fn xb(&self) -> Dialect {
-        xbvariant::dialect(&self.pos, self.rank_offset)
+        xbwire::dialect(&self.pos, self.rank_offset)
     }
     fn parse(&self, text: &str, proto: Proto) -> Result<Move, MoveError> {
         match proto {
-            Proto::Xboard => xbvariant::parse_move(&self.pos, text, self.xb()),
+            Proto::Xboard => xbwire::parse_move(&self.pos, text, self.xb()),
             Proto::Uci => self.pos.parse_move(text, Dialect::UCI),
         }
     }
     fn text(&self, m: Move, proto: Proto) -> String {
         match proto {
-            Proto::Xboard => xbvariant::move_text(&self.pos, m, self.xb()),
+            Proto::Xboard => xbwire::move_text(&self.pos, m, self.xb()),
             Proto::Uci => self.pos.move_text(m, Dialect::UCI),
         }
     }
@@ -585,7 +585,7 @@ impl Gui {
         } else if let Some(fen) = line.strip_prefix("setboard ") {
             let kind = board.pos.kind();
             board.pos = kind
-                .from_fen(&xbvariant::fen_from_xboard(kind, fen))
+                .from_fen(&xbwire::fen_from_xboard(kind, fen))
                 .map_err(|e| format!("{line:?}: the GUI cannot read it ({e})"))?;
             board.before.clear();
             self.played.clear();

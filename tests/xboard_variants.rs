@@ -6,11 +6,11 @@ mod protocol_support;
 
 use cellmate::core::rng::XorShift as Rng;
 use cellmate::core::{Color, Dialect, MoveKind, Outcome, RankBase, Square};
-use cellmate::protocol::xbvariant::{
+use cellmate::variants::{AnyPos, VariantKind};
+use cellmate::xbwire::{
     applied_text, choice, claim, clicks, dialect, fen_from_xboard, geometry, highlight,
     mirror_text, move_text, parse_move, safe_moves, setup_lines, shadow, Clicks, Lifted,
 };
-use cellmate::variants::{AnyPos, VariantKind};
 use protocol_support::Engine;
 
 fn dots(n: usize) -> String {
@@ -436,12 +436,7 @@ fn immune_engine_speaks_mirrored() {
 }
 
 /// Plays texts in the XBoard dialect on a position and on the shadow, as the engine does.
-fn play_xb(
-    pos: &mut AnyPos,
-    sh: &mut cellmate::protocol::xbshadow::Shadow,
-    text: &str,
-    d: Dialect,
-) {
+fn play_xb(pos: &mut AnyPos, sh: &mut cellmate::xbwire::shadow::Shadow, text: &str, d: Dialect) {
     let m = parse_move(pos, text, d).unwrap_or_else(|e| panic!("{text}: {e:?} in {}", pos.fen()));
     sh.apply(&applied_text(pos, m, text, d));
     pos.make_move(m);
@@ -452,12 +447,7 @@ fn play_xb(
 /// does not choose a move from X (XBoard would refuse it) while it has another move.
 const MICRO_INFECT: &str = "15n/16/16/16/16/16/16/16/16/16/16/6p9/6V9/16/16/N15 w - 0 1 -";
 
-fn micro_after_hatch() -> (
-    AnyPos,
-    cellmate::protocol::xbshadow::Shadow,
-    Dialect,
-    String,
-) {
+fn micro_after_hatch() -> (AnyPos, cellmate::xbwire::shadow::Shadow, Dialect, String) {
     let mut pos = VariantKind::Microorganism.from_fen(MICRO_INFECT).unwrap();
     let d = dialect(&pos, 1);
     let mut sh = shadow(&pos, d).unwrap();

@@ -17,8 +17,6 @@ pub mod searcher;
 pub mod uci;
 pub mod xbcommand;
 pub mod xboard;
-pub mod xbshadow;
-pub mod xbvariant;
 
 use std::io::Write;
 use std::sync::{Arc, Mutex};

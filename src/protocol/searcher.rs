@@ -26,7 +26,7 @@ pub enum InfoSink {
     /// `info …` lines.
     Uci,
     /// Thinking lines, while `post` is on (it may change during the search), PV moves in
-    /// XBoard's spelling of the variant (`xbvariant`).
+    /// XBoard's spelling of the variant (`xbwire`).
     Xboard {
         post: Arc<AtomicBool>,
         rank_offset: u8,
@@ -38,7 +38,7 @@ impl InfoSink {
         match self {
             InfoSink::Uci => Some(format::uci_info(root, info)),
             InfoSink::Xboard { post, rank_offset } => post.load(Ordering::Relaxed).then(|| {
-                let pv = super::xbvariant::pv_texts(any, &info.pv, *rank_offset);
+                let pv = crate::xbwire::pv_texts(any, &info.pv, *rank_offset);
                 format::xboard_thinking_line(info, &pv)
             }),
         }

@@ -35,13 +35,13 @@ use super::format;
 use super::options::{self, Effect, Settings};
 use super::searcher::{Finished, InfoSink, Searcher};
 use super::xbcommand::{self, Mouse, XbCommand};
-use super::xbshadow::Shadow;
-use super::xbvariant;
 use super::{engine_name, Flow, Output};
 use crate::core::{Color, Dialect, Move, MoveError, Square};
 use crate::engine::Limits;
 use crate::game::Game;
 use crate::variants::VariantKind;
+use crate::xbwire;
+use crate::xbwire::shadow::Shadow;
 
 /// Time control as XBoard set it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -137,12 +137,12 @@ pub struct Xboard {
     /// `ping` numbers received while thinking on our move: CECP says the `pong` must follow
     /// the move (or the end of thinking, after `force`/`result`/`new`).
     pongs: Vec<String>,
-    /// XBoard's own board, for the variants it cannot show exactly (`xbshadow`), and its
+    /// XBoard's own board, for the variants it cannot show exactly (`xbwire::shadow`), and its
     /// state before each move of the game (for `undo`).
     shadow: Option<Shadow>,
     shadows: Vec<Option<Shadow>>,
     /// The piece a person has lifted in XBoard (`lift`), for `highlight` and `choice`.
-    lifted: Option<xbvariant::Lifted>,
+    lifted: Option<xbwire::Lifted>,
     /// The square of the last `put`.
     put: Option<Square>,
 }
@@ -248,12 +248,8 @@ impl Xboard {
                 self.force = false;
                 self.engine_side = !self.game.side_to_move();
             }
-            XbCommand::White => {
-                self.engine_side = xbvariant::xb_color(self.game.kind(), Color::Black)
-            }
-            XbCommand::Black => {
-                self.engine_side = xbvariant::xb_color(self.game.kind(), Color::White)
-            }
+            XbCommand::White => self.engine_side = xbwire::xb_color(self.game.kind(), Color::Black),
+            XbCommand::Black => self.engine_side = xbwire::xb_color(self.game.kind(), Color::White),
             XbCommand::Level {
                 mps,
                 base_ms,
@@ -291,7 +287,7 @@ impl Xboard {
             XbCommand::Setboard(fen) if self.is_pass_relay(&fen) => self.user_move("@@@@"),
             XbCommand::Setboard(fen) => match Game::from_fen(
                 self.game.kind(),
-                &xbvariant::fen_from_xboard(self.game.kind(), &fen),
+                &xbwire::fen_from_xboard(self.game.kind(), &fen),
             ) {
                 Ok(g) => {
                     self.discard();
@@ -304,7 +300,7 @@ impl Xboard {
             },
             XbCommand::Hint => {
                 if let Some(Task::Ponder { predicted }) = self.task {
-                    let text = xbvariant::move_text(self.game.pos(), predicted, self.dialect());
+                    let text = xbwire::move_text(self.game.pos(), predicted, self.dialect());
                     self.out.line(&format!("Hint: {text}"));
                 }
             }
@@ -352,7 +348,7 @@ impl Xboard {
             XbCommand::Display => self.comment(&self.game.display()),
             XbCommand::Fen => self.comment(&self.game.fen()),
             XbCommand::Xbfen => {
-                let mut text = format!("board {}", xbvariant::xboard_fen(self.game.pos()));
+                let mut text = format!("board {}", xbwire::xboard_fen(self.game.pos()));
                 if let Some(s) = &self.shadow {
                     text.push_str(&format!("\nshadow {}", s.placement()));
                 }
@@ -360,7 +356,7 @@ impl Xboard {
             }
             XbCommand::Help => self.comment(HELP),
             XbCommand::Bare(text) => {
-                match xbvariant::parse_move(self.game.pos(), &text, self.dialect()) {
+                match xbwire::parse_move(self.game.pos(), &text, self.dialect()) {
                     Ok(_) | Err(MoveError::Illegal(_)) => self.user_move(&text),
                     Err(MoveError::Syntax(_)) => self.error("unknown command", None, line),
                 }
@@ -371,12 +367,12 @@ impl Xboard {
 
     /// The move dialect XBoard uses for the current position.
     fn dialect(&self) -> Dialect {
-        xbvariant::dialect(self.game.pos(), self.settings.rank_offset)
+        xbwire::dialect(self.game.pos(), self.settings.rank_offset)
     }
 
     /// Starts the shadow of XBoard's board afresh from the current position.
     fn reset_shadow(&mut self) {
-        self.shadow = xbvariant::shadow(self.game.pos(), self.dialect());
+        self.shadow = xbwire::shadow(self.game.pos(), self.dialect());
         self.shadows.clear();
         self.lifted = None;
         self.put = None;
@@ -386,40 +382,40 @@ impl Xboard {
     /// with `highlight COLORFEN` marking every target (after a `put` on a cyan square, `lift`
     /// of that square marks the second leg's targets); `put SQ` on a square marked blue is
     /// answered with `choice X`; `hover` needs no answer (no victim stands elsewhere than on a
-    /// red square). See `xbvariant` for the markers.
+    /// red square). See `xbwire` for the markers.
     fn mouse(&mut self, action: Mouse, square: &str, line: &str) {
         let d = self.dialect();
-        let Some(sq) = xbvariant::xb_square(self.game.pos(), square, d) else {
+        let Some(sq) = xbwire::xb_square(self.game.pos(), square, d) else {
             return self.error("bad argument", Some("expected a square"), line);
         };
         match action {
             Mouse::Lift => {
                 let second = match (self.lifted, self.put) {
                     (Some(l), Some(p)) if l.via.is_none() && p == sq => {
-                        let moves = xbvariant::all_clicks(self.game.pos(), d);
-                        xbvariant::is_first_leg(&moves, l.from, sq)
+                        let moves = xbwire::all_clicks(self.game.pos(), d);
+                        xbwire::is_first_leg(&moves, l.from, sq)
                     }
                     _ => false,
                 };
                 let lifted = match self.lifted {
-                    Some(l) if second => xbvariant::Lifted {
+                    Some(l) if second => xbwire::Lifted {
                         from: l.from,
                         via: Some(sq),
                     },
-                    _ => xbvariant::Lifted {
+                    _ => xbwire::Lifted {
                         from: sq,
                         via: None,
                     },
                 };
                 self.lifted = Some(lifted);
                 self.put = None;
-                let h = xbvariant::highlight(self.game.pos(), d, self.shadow.as_ref(), lifted);
+                let h = xbwire::highlight(self.game.pos(), d, self.shadow.as_ref(), lifted);
                 self.out.line(&h);
             }
             Mouse::Put => {
                 self.put = Some(sq);
                 if let Some(l) = self.lifted {
-                    if let Some(c) = xbvariant::choice(self.game.pos(), d, l, sq) {
+                    if let Some(c) = xbwire::choice(self.game.pos(), d, l, sq) {
                         self.out.line(&format!("choice {c}"));
                     }
                 }
@@ -446,7 +442,7 @@ impl Xboard {
 
     /// Tells XBoard the board, pieces and start position of an engine-defined variant.
     fn send_setup(&self) {
-        if let Some(lines) = xbvariant::setup_lines(self.game.pos()) {
+        if let Some(lines) = xbwire::setup_lines(self.game.pos()) {
             self.out.line(&lines.join("\n"));
         }
     }
@@ -519,9 +515,9 @@ impl Xboard {
     /// default mode a person plays XBoard's White in every variant and the engine answers.
     fn start_variant(&mut self) {
         self.discard();
-        let xb_side = xbvariant::xb_color(self.game.kind(), self.engine_side);
+        let xb_side = xbwire::xb_color(self.game.kind(), self.engine_side);
         self.game = Game::new(self.settings.variant);
-        self.engine_side = xbvariant::xb_color(self.game.kind(), xb_side);
+        self.engine_side = xbwire::xb_color(self.game.kind(), xb_side);
         self.game_over = false;
         self.reset_shadow();
         self.after_reset();
@@ -571,7 +567,7 @@ impl Xboard {
             Some(o) => {
                 self.game_over = true;
                 if !self.analyze {
-                    self.out.line(&xbvariant::claim(self.game.kind(), &o));
+                    self.out.line(&xbwire::claim(self.game.kind(), &o));
                 }
                 true
             }
@@ -595,7 +591,7 @@ impl Xboard {
         let mut limits =
             self.clock
                 .limits(&self.game, self.engine_side, self.settings.move_overhead);
-        let safe = xbvariant::safe_moves(self.game.pos(), self.dialect(), self.shadow.as_ref());
+        let safe = xbwire::safe_moves(self.game.pos(), self.dialect(), self.shadow.as_ref());
         if safe.len() < self.game.pos().legal_moves().len() {
             limits.searchmoves = safe;
         }
@@ -629,7 +625,7 @@ impl Xboard {
         }
         let mut shadow = self.shadow.clone();
         if let Some(s) = shadow.as_mut() {
-            s.apply(&xbvariant::move_text(&root, predicted, self.dialect()));
+            s.apply(&xbwire::move_text(&root, predicted, self.dialect()));
         }
         root.make_move(predicted);
         if root.outcome().is_some() {
@@ -646,8 +642,8 @@ impl Xboard {
                 *m - 1
             };
         }
-        let d = xbvariant::dialect(&root, self.settings.rank_offset);
-        let safe = xbvariant::safe_moves(&root, d, shadow.as_ref());
+        let d = xbwire::dialect(&root, self.settings.rank_offset);
+        let safe = xbwire::safe_moves(&root, d, shadow.as_ref());
         if safe.len() < root.legal_moves().len() {
             limits.searchmoves = safe;
         }
@@ -664,18 +660,18 @@ impl Xboard {
     /// that pass, so the game keeps its history and hidden state (IR-5).
     fn is_pass_relay(&self, fen: &str) -> bool {
         let pos = self.game.pos();
-        let Ok(pass) = xbvariant::parse_move(pos, "@@@@", self.dialect()) else {
+        let Ok(pass) = xbwire::parse_move(pos, "@@@@", self.dialect()) else {
             return false;
         };
         let mut after = pos.clone();
         after.make_move(pass);
-        let want = xbvariant::xboard_fen(&after);
+        let want = xbwire::xboard_fen(&after);
         let head = |f: &str| f.split_whitespace().take(2).collect::<Vec<_>>().join(" ");
         head(&want) == head(fen)
     }
 
     fn user_move(&mut self, text: &str) {
-        let m = match xbvariant::parse_move(self.game.pos(), text, self.dialect()) {
+        let m = match xbwire::parse_move(self.game.pos(), text, self.dialect()) {
             Ok(m) => m,
             Err(MoveError::Illegal(_)) => {
                 return self
@@ -690,7 +686,7 @@ impl Xboard {
             }
         };
         // XBoard applied the move to its board as sent to it (a garbled relay is ours).
-        let applied = xbvariant::applied_text(self.game.pos(), m, text, self.dialect());
+        let applied = xbwire::applied_text(self.game.pos(), m, text, self.dialect());
         if self.analyze {
             self.play(m, &applied);
             return self.start_analysis();
@@ -758,7 +754,7 @@ impl Xboard {
             self.claim_if_over();
             return;
         };
-        let text = xbvariant::move_text(self.game.pos(), best, self.dialect());
+        let text = xbwire::move_text(self.game.pos(), best, self.dialect());
         if !self.play(best, &text) {
             log::error!("engine move {text} refused by the game");
             return;

@@ -3,20 +3,20 @@
 //! Every move an engine sends goes through [`parse_engine_move`], and every move the referee
 //! sends an engine is written by [`engine_move_text`]; FENs for XBoard's `setboard` by
 //! [`engine_fen`]. UCI engines get the rules' own text. XBoard engines get what this engine's
-//! XBoard side speaks (`protocol::xbvariant`, docs/xboard.md): the rank numbering of XBoard
+//! XBoard side speaks (`xbwire`, docs/xboard.md): the rank numbering of XBoard
 //! 4.9.1 (0..9 on 10 ranks; 1.. on 16 ranks, the default `Rank Offset` 0), its spellings of
 //! some moves, and Immune Chess mirrored (Invaders as XBoard's White, the board flipped).
 
 use crate::core::{Dialect, Move, MoveError, Protocol};
-use crate::protocol::xbvariant;
 use crate::variants::AnyPos;
+use crate::xbwire;
 
-/// The rules' dialect for a protocol in `pos` (XBoard: as `protocol::xbvariant` numbers the
+/// The rules' dialect for a protocol in `pos` (XBoard: as `xbwire` numbers the
 /// ranks, with `Rank Offset` 0).
 pub fn dialect(pos: &AnyPos, protocol: Protocol) -> Dialect {
     match protocol {
         Protocol::Uci => Dialect::UCI,
-        Protocol::Xboard => xbvariant::dialect(pos, 0),
+        Protocol::Xboard => xbwire::dialect(pos, 0),
     }
 }
 
@@ -25,7 +25,7 @@ pub fn dialect(pos: &AnyPos, protocol: Protocol) -> Dialect {
 pub fn parse_engine_move(pos: &AnyPos, text: &str, protocol: Protocol) -> Result<Move, MoveError> {
     match protocol {
         Protocol::Uci => pos.parse_move(text.trim(), Dialect::UCI),
-        Protocol::Xboard => xbvariant::parse_move(pos, text, dialect(pos, protocol)),
+        Protocol::Xboard => xbwire::parse_move(pos, text, dialect(pos, protocol)),
     }
 }
 
@@ -33,16 +33,16 @@ pub fn parse_engine_move(pos: &AnyPos, text: &str, protocol: Protocol) -> Result
 pub fn engine_move_text(pos: &AnyPos, m: Move, protocol: Protocol) -> String {
     match protocol {
         Protocol::Uci => pos.move_text(m, Dialect::UCI),
-        Protocol::Xboard => xbvariant::move_text(pos, m, dialect(pos, protocol)),
+        Protocol::Xboard => xbwire::move_text(pos, m, dialect(pos, protocol)),
     }
 }
 
 /// A FEN of the rules as an engine speaking `protocol` is sent it: mirrored for XBoard in a
-/// mirrored variant (Immune Chess; `xbvariant::fen_from_xboard` is its own inverse).
+/// mirrored variant (Immune Chess; `xbwire::fen_from_xboard` is its own inverse).
 pub fn engine_fen(kind: crate::variants::VariantKind, fen: &str, protocol: Protocol) -> String {
     match protocol {
         Protocol::Uci => fen.to_string(),
-        Protocol::Xboard => xbvariant::fen_from_xboard(kind, fen),
+        Protocol::Xboard => xbwire::fen_from_xboard(kind, fen),
     }
 }
 

@@ -1,4 +1,5 @@
-//! What XBoard 4.9.1 needs to host the engine's own variants (see `docs/xboard.md`).
+//! The XBoard wire room: what XBoard 4.9.1 needs to host the engine's own variants (see
+//! `docs/xboard.md`). Below the protocol and the referee (both speak XBoard), above the rules.
 //!
 //! - the `setup (TABLE) WxH+0_PARENT FEN` and `piece LETTER BETZA` lines sent after `variant`;
 //! - the XBoard dialect per position: ranks from 0 on 10-rank boards (XBoard numbers them 0..9)
@@ -15,13 +16,15 @@
 //!
 //! The rules rooms keep their own spelling, which UCI uses unchanged.
 
-use super::xbshadow::Shadow;
+pub mod shadow;
+
 use crate::core::fen::mirror_placement;
 use crate::core::{
     Color, Dialect, Geometry, Move, MoveError, MoveKind, Outcome, RankBase, Square, Variant,
 };
 use crate::variants::micro::{self, Micro};
 use crate::variants::{AnyPos, VariantKind};
+use shadow::Shadow;
 
 /// XBoard's internal piece types per colour (`WhitePawn` … `WhiteKing` in 4.9.1).
 const SLOTS: usize = 66;
