@@ -4,7 +4,8 @@
 //! mirror images count, whether it may move, capture or both there) and a set of [`Powers`]
 //! (royalty, promotion, castling, infection, riding, bonding, expansion, shooting, …). The rules
 //! of each variant read these; no variant hard-codes how a piece moves. A bacterium that absorbs
-//! the powers of what it eats is a union of atom lists and power sets.
+//! the powers of what it eats is a union of atom lists and power sets. Every power is given to
+//! some piece and read by some generator (`tests/powers.rs` checks both).
 
 use super::bitset::BitSet;
 use super::color::Color;
@@ -130,8 +131,8 @@ impl Powers {
     pub const UNCAPTURABLE: Powers = Powers(1 << 11);
     /// Confined to its own half of the board (Microorganism white blood cell, MC-5).
     pub const OWN_HALF: Powers = Powers(1 << 12);
-    /// Is another game: its state decides what it may do (Infinite Recursion, IR-4).
-    pub const MEGA: Powers = Powers(1 << 13);
+    // Bit 13 is free (it was MEGA; the mega-knight is a marked knight of a chess board, see
+    // `variants::chess::MegaState`, not a power of a piece type).
     /// Promotes on a move that ends in its variant's promotion zone (not only the last rank), to
     /// the type its variant's data name (Immune monocyte: the last two ranks, IM-4).
     pub const ZONE_PROMOTES: Powers = Powers(1 << 14);

@@ -6,13 +6,28 @@ mod pieces;
 mod tables;
 
 pub use pieces::{chess_pieces, BISHOP, KING, KNIGHT, LETTERS, PAWN, QUEEN, ROOK};
+use pieces::{has, type_with};
 pub use tables::tables;
 
 use crate::core::zobrist::{self, DOMAIN_CASTLE, DOMAIN_EP, DOMAIN_PIECE, DOMAIN_SIDE};
+use crate::core::Powers;
 use crate::core::{
     Badge, BitSet, Color, Dialect, FenError, Geometry, Move, MoveKind, MoveList, Outcome,
     PieceView, PositionView, RankBase, Square, SquareView, Variant,
 };
+
+// What the generator reads of the pieces' powers, as constants (no cost per move):
+/// The piece whose safety is the game (check and mate are about it).
+const ROYAL_TYPE: u8 = type_with(Powers::ROYAL);
+/// The piece that castles, and the one it castles with.
+const CASTLER: u8 = type_with(Powers::CASTLES);
+const PARTNER: u8 = type_with(Powers::CASTLE_PARTNER);
+/// Whether castling exists at all: the royal piece castles (with [`PARTNER`]).
+const CASTLING: bool = has(ROYAL_TYPE, Powers::CASTLES);
+/// Whether the pawn promotes on the last rank, and whether its double step may be taken en
+/// passant.
+const PAWN_PROMOTES: bool = has(PAWN, Powers::PROMOTES);
+const PAWN_EN_PASSANT: bool = has(PAWN, Powers::EN_PASSANT);
 
 pub const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
@@ -220,7 +235,7 @@ impl Chess {
     }
     #[inline(always)]
     pub fn king_square(&self, color: Color) -> Square {
-        self.pieces(color, KING).lsb()
+        self.pieces(color, ROYAL_TYPE).lsb()
     }
     pub fn halfmove_clock(&self) -> u16 {
         self.halfmove
@@ -540,7 +555,7 @@ impl Chess {
             };
             let one = Square((from.0 as i32 + up) as u8);
             if occ & (1u64 << one.0) == 0 {
-                let promo = one.0 / 8 == promo_rank;
+                let promo = PAWN_PROMOTES && one.0 / 8 == promo_rank;
                 if target & pin_line & (1u64 << one.0) != 0 {
                     Self::push_pawn_moves(list, from, one, promo);
                 }
@@ -555,9 +570,9 @@ impl Chess {
             while caps != 0 {
                 let to = Square(caps.trailing_zeros() as u8);
                 caps &= caps - 1;
-                Self::push_pawn_moves(list, from, to, to.0 / 8 == promo_rank);
+                Self::push_pawn_moves(list, from, to, PAWN_PROMOTES && to.0 / 8 == promo_rank);
             }
-            if let Some(ep) = self.ep {
+            if let Some(ep) = self.ep.filter(|_| PAWN_EN_PASSANT) {
                 if t.pawn_attacks[us.index()][from.index()] & (1u64 << ep.0) != 0 {
                     let victim = Square((ep.0 as i32 - up) as u8);
                     // Full test: the capture removes two pawns from their squares at once, which
@@ -573,7 +588,7 @@ impl Chess {
         }
 
         // Castling.
-        if checkers == 0 {
+        if CASTLING && checkers == 0 {
             for side in 0..2 {
                 if self.castling & (1 << cr(us, side)) == 0 {
                     continue;
@@ -638,8 +653,8 @@ impl Chess {
                 let (kto, rto) = castle_squares(from, rsq).expect("castle squares");
                 self.take(from);
                 self.take(rsq);
-                self.put(us, KING, kto);
-                self.put(us, ROOK, rto);
+                self.put(us, CASTLER, kto);
+                self.put(us, PARTNER, rto);
             }
             MoveKind::EnPassant => {
                 let victim = Square(if us == Color::White {
@@ -723,8 +738,8 @@ impl Chess {
                 let (kto, rto) = castle_squares(from, rsq).expect("castle squares");
                 self.take(kto);
                 self.take(rto);
-                self.put(us, KING, from);
-                self.put(us, ROOK, rsq);
+                self.put(us, CASTLER, from);
+                self.put(us, PARTNER, rsq);
             }
             MoveKind::EnPassant => {
                 let victim = Square(if us == Color::White {

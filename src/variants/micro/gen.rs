@@ -189,7 +189,7 @@ pub fn attacked(pos: &Micro, sq: Square, by: Color) -> bool {
             if !c.is_empty() {
                 if single.contains(Square(cur as u8))
                     && slide_dirs(c) & (1 << opposite(d)) != 0
-                    && (c.kind != WBC
+                    && (!c.powers().has(Powers::OWN_HALF)
                         || (in_own_half(sq.0, c.color) && in_own_half(cur as u8, c.color)))
                 {
                     return true;
@@ -264,16 +264,20 @@ fn pseudo(pos: &Micro, out: &mut MoveList) {
             continue;
         }
         let powers = c.powers();
-        if c.kind == RBC {
-            pawn_moves(pos, from, &c, capt, out);
-        } else if c.kind != PRION {
+        if powers.has(Powers::PROMOTES) {
+            // MC-3: the Red blood cell's pushes, captures, en passant and promotions.
+            pawn_moves(pos, from, &c, powers, capt, out);
+        } else {
+            // Every other single-cell piece moves by its atoms and its gifts' (a lone Prion
+            // has none, MC-12).
             let (mv, cap) = leap_sets(&c, f);
             let mut moves = mv & empty;
             let mut caps = cap & capt;
             let dirs = slide_dirs(&c);
             // MC-5: a White blood cell slides only within its half, and not at all from
-            // outside it (a Bacterium's queen gift has no such limit, MC-7).
-            let half = c.kind == WBC;
+            // outside it (a Bacterium's queen gift has no such limit, MC-7: gifts never carry
+            // OWN_HALF).
+            let half = powers.has(Powers::OWN_HALF);
             let dirs = if half && !in_own_half(f, c.color) {
                 0
             } else {
@@ -351,7 +355,7 @@ fn pseudo(pos: &Micro, out: &mut MoveList) {
     }
 }
 
-fn pawn_moves(pos: &Micro, from: Square, c: &Cell, capt: U256, out: &mut MoveList) {
+fn pawn_moves(pos: &Micro, from: Square, c: &Cell, powers: Powers, capt: U256, out: &mut MoveList) {
     let t = tables();
     let white = c.color == 0;
     let (dy, start, last): (i32, u8, u8) = if white { (1, 1, 15) } else { (-1, 14, 0) };
@@ -366,23 +370,21 @@ fn pawn_moves(pos: &Micro, from: Square, c: &Cell, capt: U256, out: &mut MoveLis
             out.push(Move::new(from, Square(to), kind));
         }
     };
-    // MC-3: one square, or from the starting rank up to four over empty squares.
+    // MC-3: one square, or from the starting rank up to four over empty squares; with
+    // EN_PASSANT the longer pushes leave squares an enemy pawn may capture on.
     let max = if rank == start { 4 } else { 1 };
+    let long = if powers.has(Powers::EN_PASSANT) {
+        MoveKind::PawnPush
+    } else {
+        MoveKind::Normal
+    };
     let mut cur = f;
     for k in 1..=max {
         let Some(n) = offset(cur, 0, dy) else { break };
         if !pos.cells[n as usize].is_empty() {
             break;
         }
-        push(
-            out,
-            n,
-            if k >= 2 {
-                MoveKind::PawnPush
-            } else {
-                MoveKind::Normal
-            },
-        );
+        push(out, n, if k >= 2 { long } else { MoveKind::Normal });
         cur = n;
     }
     let att = t.own[RBC as usize].leap_capture[c.color as usize][f as usize];
@@ -727,9 +729,10 @@ pub fn move_text(pos: &Micro, m: Move, base: RankBase, alt: bool) -> String {
                 MoveKind::Promotion => {
                     s.push(LETTERS[m.piece().unwrap_or(WBC) as usize].to_ascii_lowercase())
                 }
-                MoveKind::Infect if c.kind == BACTERIUM => s.push('v'),
-                MoveKind::Ride if c.kind == BACTERIUM => s.push('r'),
-                MoveKind::Expand if c.kind == BACTERIUM => s.push('a'),
+                // MC-7: a piece that absorbs names the absorbed power it uses.
+                MoveKind::Infect if c.powers().has(Powers::ABSORB) => s.push('v'),
+                MoveKind::Ride if c.powers().has(Powers::ABSORB) => s.push('r'),
+                MoveKind::Expand if c.powers().has(Powers::ABSORB) => s.push('a'),
                 _ => {}
             }
             s

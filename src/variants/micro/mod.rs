@@ -444,9 +444,9 @@ impl Micro {
         c
     }
 
-    /// A Bacterium absorbs what the eaten piece gives (MC-7).
+    /// A piece with ABSORB (the Bacterium) absorbs what the eaten piece gives (MC-7).
     fn absorb(eater: &mut Cell, eaten: &Cell) {
-        if eater.kind == BACTERIUM {
+        if eater.powers().has(Powers::ABSORB) {
             eater.absorbed |= (1 << eaten.kind) | eaten.absorbed;
             // Red blood cells and neurons give nothing; keep the set to real gifts.
             eater.absorbed &= !((1 << RBC) | (1 << NEURON) | (1 << BACTERIUM));
