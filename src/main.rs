@@ -384,26 +384,31 @@ fn main() -> ExitCode {
         .target(env_logger::Target::Stderr)
         .init();
     let cli = Cli::parse();
-    use cellmate::engine::eval::micro;
-    type Setter = fn(&str) -> Result<(), String>;
+    use cellmate::engine::eval::{micro::MicroParams, EvalParams};
+    type Setter = fn(&mut MicroParams, &str) -> Result<(), String>;
+    let mut eval = EvalParams::DEFAULT;
     for (flag, text, set) in [
         (
             "--micro-values",
             &cli.micro_values,
-            micro::set_values as Setter,
+            MicroParams::set_values as Setter,
         ),
-        ("--micro-gifts", &cli.micro_gifts, micro::set_gifts),
-        ("--micro-terms", &cli.micro_terms, micro::set_terms),
+        ("--micro-gifts", &cli.micro_gifts, MicroParams::set_gifts),
+        ("--micro-terms", &cli.micro_terms, MicroParams::set_terms),
     ] {
         if let Some(text) = text {
-            if let Err(e) = set(text) {
+            if let Err(e) = set(&mut eval.micro, text) {
                 eprintln!("error: {flag}: {e}");
                 return ExitCode::from(2);
             }
         }
     }
     let res = match cli.command {
-        None => cellmate::protocol::run_stdio().map_err(|e| e.to_string()),
+        None => cellmate::protocol::run_stdio_with(cellmate::protocol::options::Settings {
+            eval,
+            ..Default::default()
+        })
+        .map_err(|e| e.to_string()),
         Some(Command::Perft {
             variant,
             fen,
@@ -449,6 +454,7 @@ fn main() -> ExitCode {
                 idle_timeout: std::time::Duration::from_secs(idle_timeout),
                 workers: workers.unwrap_or(defaults.workers),
                 hash_mb: hash,
+                eval,
             };
             cellmate::gui::serve((host, port).into(), &config)
                 .map_err(|e| format!("gui on {host}:{port}: {e}"))

@@ -167,14 +167,16 @@ impl Control {
 /// The table is sized from `hash_mb` when the engine is built. To change the hash size, call
 /// [`Engine::resize`] before sharing the engine (or set `hash_mb`: a search whose `hash_mb` no
 /// longer matches the table reallocates it first; either way the old table is freed before
-/// the new one is allocated). `threads`, `multipv` and `contempt` are read at the start of
-/// each search.
+/// the new one is allocated). `threads`, `multipv`, `contempt` and `eval` are read at the
+/// start of each search.
 pub struct Engine {
     pub hash_mb: usize,
     pub threads: usize,
     pub multipv: usize,
     /// Centipawns a draw costs the side to move at the root (0: a draw scores 0).
     pub contempt: i32,
+    /// The evaluation's parameters (default: each evaluator's tuned tables).
+    pub eval: eval::EvalParams,
     tt: RwLock<tt::TranspositionTable>,
 }
 
@@ -185,6 +187,7 @@ impl Engine {
             threads,
             multipv: 1,
             contempt: 0,
+            eval: eval::EvalParams::DEFAULT,
             tt: RwLock::new(tt::TranspositionTable::new(hash_mb)),
         }
     }
@@ -251,6 +254,7 @@ impl Engine {
                 threads: self.threads,
                 multipv: self.multipv,
                 contempt: self.contempt,
+                eval: self.eval,
             },
             limits,
             control,

@@ -14,7 +14,7 @@ use smallvec::SmallVec;
 
 use crate::core::{Color, Geometry, Move, MoveList, Outcome, Variant, MAX_MOVES};
 
-use super::eval::Evaluate;
+use super::eval::{EvalParams, Evaluate};
 use super::thread::spawn_search_scoped;
 use super::time::{elapsed_ms, TimeBudget};
 use super::tt::{Bound, TranspositionTable};
@@ -116,6 +116,8 @@ pub(crate) struct Shared<'a> {
     pub multipv: usize,
     /// Centipawns a draw costs the root's side to move.
     pub contempt: i32,
+    /// The evaluation's parameters.
+    pub eval: EvalParams,
     pub start: Instant,
 }
 
@@ -480,7 +482,11 @@ impl<'a, V: Evaluate> Worker<'a, V> {
             return self.draw_score();
         }
         if ply >= MAX_PLY - 1 {
-            return if in_check { 0 } else { self.pos.evaluate() };
+            return if in_check {
+                0
+            } else {
+                self.pos.evaluate_with(&self.shared.eval)
+            };
         }
         // Mate-distance pruning.
         alpha = alpha.max(-MATE + ply as i32);
@@ -509,7 +515,7 @@ impl<'a, V: Evaluate> Worker<'a, V> {
         let eval = if in_check {
             -INF
         } else {
-            let e = self.pos.evaluate();
+            let e = self.pos.evaluate_with(&self.shared.eval);
             match tt {
                 Some(h)
                     if h.score.abs() < MATE_BOUND
@@ -730,10 +736,14 @@ impl<'a, V: Evaluate> Worker<'a, V> {
         }
         let in_check = self.pos.in_check();
         if ply >= MAX_PLY - 1 {
-            return if in_check { 0 } else { self.pos.evaluate() };
+            return if in_check {
+                0
+            } else {
+                self.pos.evaluate_with(&self.shared.eval)
+            };
         }
         if qdepth >= QS_MAX_IN_CHECK || (qdepth >= QS_MAX && !in_check) {
-            return self.pos.evaluate();
+            return self.pos.evaluate_with(&self.shared.eval);
         }
         let pv_node = beta - alpha > 1;
         let key = self.pos.hash();
@@ -753,7 +763,7 @@ impl<'a, V: Evaluate> Worker<'a, V> {
         }
         let mut best = -INF;
         if !in_check {
-            let stand = self.pos.evaluate();
+            let stand = self.pos.evaluate_with(&self.shared.eval);
             if stand >= beta {
                 return stand;
             }
@@ -829,6 +839,7 @@ pub(crate) struct Settings {
     pub threads: usize,
     pub multipv: usize,
     pub contempt: i32,
+    pub eval: EvalParams,
 }
 
 /// Searches `pos` with `threads` threads (lazy SMP); the main thread's result is returned.
@@ -844,6 +855,7 @@ pub(crate) fn run<V: Evaluate>(
         threads,
         multipv,
         contempt,
+        eval,
     } = settings;
     let threads = threads.max(1);
     tt.new_search();
@@ -856,6 +868,7 @@ pub(crate) fn run<V: Evaluate>(
         nodes: (0..threads).map(|_| AtomicU64::new(0)).collect(),
         multipv: multipv.max(1),
         contempt,
+        eval,
         start: Instant::now(),
     };
     let shared = &shared;

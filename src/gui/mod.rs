@@ -297,6 +297,8 @@ pub struct Config {
     pub workers: usize,
     /// The one hash table of all searches, in MB.
     pub hash_mb: usize,
+    /// The evaluation's parameters (the command line's `--micro-values` and the like).
+    pub eval: crate::engine::eval::EvalParams,
 }
 
 impl Default for Config {
@@ -307,6 +309,7 @@ impl Default for Config {
             idle_timeout: IDLE_TIMEOUT,
             workers: crate::protocol::options::threads().max as usize,
             hash_mb: HASH_MB,
+            eval: crate::engine::eval::EvalParams::DEFAULT,
         }
     }
 }
@@ -389,7 +392,10 @@ impl Access {
 pub fn serve_with(listener: TcpListener, config: &Config) -> std::io::Result<()> {
     use std::sync::atomic::{AtomicUsize, Ordering};
     let access = Arc::new(Access::new(listener.local_addr()?, &config.allow_origins));
-    let pool = Arc::new(Pool::new(config.workers, config.hash_mb).map_err(std::io::Error::other)?);
+    let pool = Arc::new(
+        Pool::with_eval(config.workers, config.hash_mb, config.eval)
+            .map_err(std::io::Error::other)?,
+    );
     let active = Arc::new(AtomicUsize::new(0));
     let (limit, idle) = (config.max_connections, config.idle_timeout);
     for stream in listener.incoming() {

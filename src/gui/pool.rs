@@ -11,6 +11,7 @@
 use std::collections::VecDeque;
 use std::sync::{Arc, Condvar, Mutex};
 
+use crate::engine::eval::EvalParams;
 use crate::engine::{spawn_search, Control, Engine, Info, Limits, SearchResult};
 use crate::variants::{with_pos, AnyPos};
 
@@ -49,8 +50,14 @@ impl Pool {
     /// `workers` threads (at least one) sharing one table of `hash_mb` MB. Fails when the
     /// system refuses the table or a thread.
     pub fn new(workers: usize, hash_mb: usize) -> Result<Pool, String> {
+        Pool::with_eval(workers, hash_mb, EvalParams::DEFAULT)
+    }
+
+    /// [`Pool::new`] whose searches evaluate with `eval` (the command line's parameters).
+    pub fn with_eval(workers: usize, hash_mb: usize, eval: EvalParams) -> Result<Pool, String> {
         let workers = workers.max(1);
         let mut engine = Engine::new(1, 1);
+        engine.eval = eval;
         engine
             .resize(hash_mb)
             .map_err(|e| format!("the board's hash table: {e}"))?;

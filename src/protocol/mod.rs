@@ -105,14 +105,27 @@ pub struct Session {
     out: Output,
     done_tx: mpsc::UnboundedSender<u64>,
     mode: Mode,
+    /// The settings either protocol starts from.
+    settings: options::Settings,
 }
 
 impl Session {
     pub fn new(out: Output, done_tx: mpsc::UnboundedSender<u64>) -> Session {
+        Session::with_settings(out, done_tx, options::Settings::default())
+    }
+
+    /// A session whose protocol starts from `settings` (the command line's evaluation
+    /// parameters, say) instead of the defaults.
+    pub fn with_settings(
+        out: Output,
+        done_tx: mpsc::UnboundedSender<u64>,
+        settings: options::Settings,
+    ) -> Session {
         Session {
             out,
             done_tx,
             mode: Mode::Undecided,
+            settings,
         }
     }
 
@@ -133,9 +146,10 @@ impl Session {
             if let Mode::Xboard(xb) = &mut self.mode {
                 xb.shutdown();
             }
-            self.mode = Mode::Uci(Box::new(uci::Uci::new(
+            self.mode = Mode::Uci(Box::new(uci::Uci::with_settings(
                 self.out.clone(),
                 self.done_tx.clone(),
+                self.settings.clone(),
             )));
         } else if let Mode::Undecided = self.mode {
             if first == "quit" {
@@ -147,9 +161,10 @@ impl Session {
                     engine_name()
                 ));
             }
-            self.mode = Mode::Xboard(Box::new(xboard::Xboard::new(
+            self.mode = Mode::Xboard(Box::new(xboard::Xboard::with_settings(
                 self.out.clone(),
                 self.done_tx.clone(),
+                self.settings.clone(),
             )));
         }
         match &mut self.mode {
@@ -245,6 +260,11 @@ pub const TOO_LONG: &str = "\u{1}input line longer than 1 MiB dropped";
 
 /// The protocol loop on stdin/stdout, until `quit` or end of input.
 pub fn run_stdio() -> anyhow::Result<()> {
+    run_stdio_with(options::Settings::default())
+}
+
+/// [`run_stdio`] with the protocol starting from `settings` instead of the defaults.
+pub fn run_stdio_with(settings: options::Settings) -> anyhow::Result<()> {
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()?;
@@ -252,7 +272,7 @@ pub fn run_stdio() -> anyhow::Result<()> {
         let (line_tx, mut line_rx) = mpsc::channel::<String>(1024);
         let (done_tx, mut done_rx) = mpsc::unbounded_channel::<u64>();
         tokio::spawn(read_stdin(line_tx));
-        let mut session = Session::new(Output::stdout(), done_tx);
+        let mut session = Session::with_settings(Output::stdout(), done_tx, settings);
         loop {
             tokio::select! {
                 biased;

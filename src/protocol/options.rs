@@ -3,6 +3,7 @@
 
 use thiserror::Error;
 
+use crate::engine::eval::EvalParams;
 use crate::variants::VariantKind;
 
 /// A numeric option's range.
@@ -147,6 +148,9 @@ pub struct Settings {
     pub variant: VariantKind,
     /// XBoard's `-rankOffset` (0 or 1) on boards of more than 10 ranks.
     pub rank_offset: u8,
+    /// The evaluation's parameters: no protocol option, set from the command line
+    /// (`--micro-values`, `--micro-gifts`, `--micro-terms`) before the session starts.
+    pub eval: EvalParams,
 }
 
 impl Default for Settings {
@@ -160,6 +164,7 @@ impl Default for Settings {
             contempt: CONTEMPT.default as i32,
             variant: VariantKind::Chess,
             rank_offset: RANK_OFFSET.default as u8,
+            eval: EvalParams::DEFAULT,
         }
     }
 }

@@ -92,6 +92,7 @@ fn read_settings(engine: &mut Engine, settings: &Settings) {
     engine.threads = settings.threads;
     engine.multipv = settings.multipv;
     engine.contempt = settings.contempt;
+    engine.eval = settings.eval;
 }
 
 fn new_engine(settings: &Settings) -> Engine {

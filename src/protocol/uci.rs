@@ -264,7 +264,11 @@ pub struct Uci {
 
 impl Uci {
     pub fn new(out: Output, done_tx: UnboundedSender<u64>) -> Uci {
-        let settings = Settings::default();
+        Uci::with_settings(out, done_tx, Settings::default())
+    }
+
+    /// A session starting from `settings` (the command line's) instead of the defaults.
+    pub fn with_settings(out: Output, done_tx: UnboundedSender<u64>, settings: Settings) -> Uci {
         Uci {
             searcher: Searcher::new(&settings, out.clone(), done_tx),
             game: Game::new(settings.variant),

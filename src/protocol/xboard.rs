@@ -149,7 +149,11 @@ pub struct Xboard {
 
 impl Xboard {
     pub fn new(out: Output, done_tx: UnboundedSender<u64>) -> Xboard {
-        let settings = Settings::default();
+        Xboard::with_settings(out, done_tx, Settings::default())
+    }
+
+    /// A session starting from `settings` (the command line's) instead of the defaults.
+    pub fn with_settings(out: Output, done_tx: UnboundedSender<u64>, settings: Settings) -> Xboard {
         Xboard {
             searcher: Searcher::new(&settings, out.clone(), done_tx),
             game: Game::new(settings.variant),

@@ -9,7 +9,7 @@ use std::sync::OnceLock;
 use crate::core::{Color, Move, MoveKind, MoveList, Square, Variant};
 use crate::variants::chess::{tables, Chess, BISHOP, KING, KNIGHT, PAWN, QUEEN, ROOK};
 
-use super::Evaluate;
+use super::{EvalParams, Evaluate};
 
 const MG_VALUE: [i32; 6] = [85, 325, 335, 470, 1000, 0];
 const EG_VALUE: [i32; 6] = [105, 300, 315, 520, 960, 0];
@@ -440,7 +440,7 @@ fn see_ge(pos: &Chess, m: Move, threshold: i32) -> bool {
 }
 
 impl Evaluate for Chess {
-    fn evaluate(&self) -> i32 {
+    fn evaluate_with(&self, _params: &EvalParams) -> i32 {
         let white = evaluate_white(self);
         let s = if self.side_to_move() == Color::White {
             white

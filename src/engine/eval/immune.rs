@@ -12,7 +12,7 @@ use crate::variants::immune::{
     KILLER_T, MACROPHAGE, MAST_CELL, MONOCYTE, NATURAL_KILLER, NEUTROPHIL, TYPES,
 };
 
-use super::Evaluate;
+use super::{EvalParams, Evaluate};
 
 /// Centipawns by type (an Invader = 100), measured by `cellmate tune` over 1000 self-play
 /// games (docs/strength.md, "Measured values"), rounded to 50. Two are not the fit's number:
@@ -51,7 +51,7 @@ const EXPOSED: i32 = 40;
 const ADVANCE: i32 = 3;
 
 impl Evaluate for Immune {
-    fn evaluate(&self) -> i32 {
+    fn evaluate_with(&self, _params: &EvalParams) -> i32 {
         let stm = self.side_to_move();
         let white = match self {
             Immune::Small(b) => eval_board(b, stm),

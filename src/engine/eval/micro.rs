@@ -2,15 +2,13 @@
 //! Bacterium's absorbed powers, walls, expansion, riders, pending infections — plus the
 //! advance of red blood cells, and mobility.
 
-use std::sync::atomic::{AtomicI32, Ordering};
-
 use crate::core::{BitSet, Color, Square, Variant};
 use crate::variants::micro::{
     tables, Cell, Micro, BACTERIUM, BONDED, EXPANDED, INFECTED, NEURON, OFF, PRION, RBC, TYPES,
     VIRUS, WBC,
 };
 
-use super::Evaluate;
+use super::{EvalParams, Evaluate};
 
 /// Values (centipawns, a red blood cell = 100), in type order: red blood cell, Neuron, White
 /// blood cell, Paramecium, Bacterium, Amoeba, Platelet, Virus, Prion. Tuned by games
@@ -47,50 +45,75 @@ const RIDE: usize = 3;
 const ADVANCE: usize = 4;
 const SHELTER: usize = 5;
 
-/// A process-wide copy of a table, for tuning by games.
-const fn table<const N: usize>(from: [i32; N]) -> [AtomicI32; N] {
-    let mut v = [const { AtomicI32::new(0) }; N];
-    let mut t = 0;
-    while t < N {
-        v[t] = AtomicI32::new(from[t]);
-        t += 1;
+/// The parameters of the evaluation, held by the engine ([`super::EvalParams`]): [`VALUE`],
+/// [`GIFT`] and [`TERM`] unless the engine was told otherwise (the command line's
+/// `--micro-values`, `--micro-gifts` and `--micro-terms`, for tuning by games,
+/// `scripts/spsa.py`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MicroParams {
+    /// Piece values in type order, as [`VALUE`].
+    pub values: [i32; TYPES],
+    /// What each absorbed gift adds to a Bacterium, as [`GIFT`].
+    pub gifts: [i32; TYPES],
+    /// The other terms, as [`TERM`].
+    pub terms: [i32; TERMS],
+}
+
+impl MicroParams {
+    /// Today's tuned values.
+    pub const DEFAULT: MicroParams = MicroParams {
+        values: VALUE,
+        gifts: GIFT,
+        terms: TERM,
+    };
+
+    /// Replaces the piece values from their text (`--micro-values`: nine centipawn integers
+    /// separated by ':' in type order: red blood cell, Neuron, White blood cell, Paramecium,
+    /// Bacterium, Amoeba, Platelet, Virus, Prion). On error nothing changes.
+    pub fn set_values(&mut self, text: &str) -> Result<(), String> {
+        self.values = parse_values(text)?;
+        Ok(())
     }
-    v
-}
 
-/// The values in use: [`VALUE`], [`GIFT`] and [`TERM`] unless the process was started with
-/// `--micro-values`, `--micro-gifts` or `--micro-terms` (for tuning by games,
-/// `scripts/spsa.py`). One process plays one engine's values, so process-wide tables are
-/// enough; the loads are plain reads.
-static VALUES: [AtomicI32; TYPES] = table(VALUE);
-static GIFTS: [AtomicI32; TYPES] = table(GIFT);
-static TERMS_IN_USE: [AtomicI32; TERMS] = table(TERM);
-
-/// Replaces a table of this process from its text, integers with ':' between.
-fn set<const N: usize>(to: &[AtomicI32; N], text: &str) -> Result<(), String> {
-    for (slot, v) in to.iter().zip(parse_values::<N>(text)?) {
-        slot.store(v, Ordering::Relaxed);
+    /// Replaces the gift values from their text (`--micro-gifts`: the centipawns a Bacterium
+    /// gains for each type it has absorbed, in the type order of [`MicroParams::set_values`]).
+    pub fn set_gifts(&mut self, text: &str) -> Result<(), String> {
+        self.gifts = parse_values(text)?;
+        Ok(())
     }
-    Ok(())
+
+    /// Replaces the other terms from their text (`--micro-terms`: the six of [`TERM`], in
+    /// its order).
+    pub fn set_terms(&mut self, text: &str) -> Result<(), String> {
+        self.terms = parse_values(text)?;
+        Ok(())
+    }
+
+    fn term(&self, t: usize) -> i32 {
+        self.terms[t]
+    }
+
+    fn value(&self, kind: u8) -> i32 {
+        self.values[kind as usize]
+    }
+
+    fn piece_value(&self, kind: u8, absorbed: u16) -> i32 {
+        let mut v = self.value(kind);
+        if kind == BACTERIUM {
+            for (t, &g) in self.gifts.iter().enumerate() {
+                if absorbed & (1 << t) != 0 {
+                    v += g;
+                }
+            }
+        }
+        v
+    }
 }
 
-/// Replaces the piece values of this process (`--micro-values`: nine centipawn integers in
-/// type order: red blood cell, Neuron, White blood cell, Paramecium, Bacterium, Amoeba,
-/// Platelet, Virus, Prion).
-pub fn set_values(text: &str) -> Result<(), String> {
-    set(&VALUES, text)
-}
-
-/// Replaces the gift values of this process (`--micro-gifts`: the centipawns a Bacterium
-/// gains for each type it has absorbed, in the type order of [`set_values`]).
-pub fn set_gifts(text: &str) -> Result<(), String> {
-    set(&GIFTS, text)
-}
-
-/// Replaces the other terms of this process (`--micro-terms`: the six of [`TERM`], in its
-/// order).
-pub fn set_terms(text: &str) -> Result<(), String> {
-    set(&TERMS_IN_USE, text)
+impl Default for MicroParams {
+    fn default() -> Self {
+        MicroParams::DEFAULT
+    }
 }
 
 /// Reads `N` integers separated by ':', each within ±100000.
@@ -115,28 +138,9 @@ fn parse_values<const N: usize>(text: &str) -> Result<[i32; N], String> {
     Ok(out)
 }
 
-fn term(t: usize) -> i32 {
-    TERMS_IN_USE[t].load(Ordering::Relaxed)
-}
-
-fn value(kind: u8) -> i32 {
-    VALUES[kind as usize].load(Ordering::Relaxed)
-}
-
-fn piece_value(kind: u8, absorbed: u16) -> i32 {
-    let mut v = value(kind);
-    if kind == BACTERIUM {
-        for (t, g) in GIFTS.iter().enumerate() {
-            if absorbed & (1 << t) != 0 {
-                v += g.load(Ordering::Relaxed);
-            }
-        }
-    }
-    v
-}
-
 impl Evaluate for Micro {
-    fn evaluate(&self) -> i32 {
+    fn evaluate_with(&self, params: &EvalParams) -> i32 {
+        let p = &params.micro;
         let mut score = [0i32; 2];
         let occ = self.occupied();
         for sq in occ.squares() {
@@ -145,13 +149,13 @@ impl Evaluate for Micro {
             if c.has(EXPANDED) && c.partner < sq.0 {
                 continue; // counted on the lower cell
             }
-            let host = piece_value(c.kind, c.absorbed);
+            let host = p.piece_value(c.kind, c.absorbed);
             let mut v = host;
             if c.has(EXPANDED) {
-                v += term(EXPAND);
+                v += p.term(EXPAND);
             }
             if c.has(BONDED) {
-                v += term(BOND);
+                v += p.term(BOND);
             }
             if c.has(INFECTED) {
                 // Lost to its infector at the hatch (MC-11): counted for the other side below.
@@ -160,15 +164,15 @@ impl Evaluate for Micro {
             if c.kind == RBC {
                 let rank = (sq.0 / 16) as i32;
                 let adv = if side == 0 { rank - 1 } else { 14 - rank };
-                v += adv * adv * term(ADVANCE) / 49;
+                v += adv * adv * p.term(ADVANCE) / 49;
             }
             score[side] += v;
             if let Some(r) = c.rider {
                 // A rider may kill its host whenever it likes (MC-12).
                 let ri = r.color as usize;
-                score[ri] += piece_value(r.kind, r.absorbed);
+                score[ri] += p.piece_value(r.kind, r.absorbed);
                 if ri != side {
-                    score[ri] += host * term(RIDE) / 100;
+                    score[ri] += host * p.term(RIDE) / 100;
                 }
             }
         }
@@ -176,9 +180,9 @@ impl Evaluate for Micro {
             // The infector returns with a second Virus and the victim goes (MC-11).
             let owner = inf.carrier.color as usize;
             let victim = self.cell(inf.victim);
-            score[owner] += piece_value(inf.carrier.kind, inf.carrier.absorbed)
-                + value(VIRUS)
-                + piece_value(victim.kind, victim.absorbed) * term(INFECT) / 100;
+            score[owner] += p.piece_value(inf.carrier.kind, inf.carrier.absorbed)
+                + p.value(VIRUS)
+                + p.piece_value(victim.kind, victim.absorbed) * p.term(INFECT) / 100;
         }
         // Mobility: the squares the officers reach (measured by `cellmate tune`: about 5 cp a
         // square; docs/strength.md).
@@ -189,7 +193,7 @@ impl Evaluate for Micro {
         for color in Color::BOTH {
             if let Some(n) = self.neuron(color) {
                 let around = king_ring(n) & self.color_set(color);
-                score[color.index()] += term(SHELTER) * around.count() as i32 / 8;
+                score[color.index()] += p.term(SHELTER) * around.count() as i32 / 8;
             }
         }
         let white = score[0] - score[1];

@@ -7,7 +7,7 @@ use crate::variants::chess::MegaState;
 use crate::variants::recursion::{mega_owner, Recursion, SubResult};
 
 use super::chess::best_capture_gain;
-use super::Evaluate;
+use super::{EvalParams, Evaluate};
 
 /// Centipawns per board won outright: one board is worth this much (a won board plus a drawn
 /// one wins the game, IR-7).
@@ -83,7 +83,7 @@ fn board_expectation_shallow(pos: &Recursion, b: usize) -> f64 {
 }
 
 impl Evaluate for Recursion {
-    fn evaluate(&self) -> i32 {
+    fn evaluate_with(&self, _params: &EvalParams) -> i32 {
         let total = board_expectation(self, 0) + board_expectation(self, 1);
         let white = (total * BOARD).round() as i32;
         if self.side_to_move() == Color::White {
