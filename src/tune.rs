@@ -14,12 +14,13 @@
 //! Only *quiet* positions are used: the features equal those of the position before and after,
 //! so that a capture that is about to be answered is not read as a material gain.
 //!
-//! This sits above the protocol room (it uses [`AnyPos`]) and reads positions through the
-//! variants' public accessors only.
+//! This sits above the protocol room (it uses [`AnyPos`]); which features a variant has, and
+//! how a position's are counted, is its evaluator's business ([`Features`], beside the
+//! tables they measure), read here through the variant registry's dispatch.
 
-use crate::core::Color;
+use crate::engine::eval::Features;
 use crate::notation;
-use crate::variants::{AnyPos, VariantKind};
+use crate::variants::{with_pos, AnyPos, VariantKind};
 
 /// A feature vector's names and values for one variant.
 pub struct FeatureSet {
@@ -31,175 +32,25 @@ pub struct FeatureSet {
     pub anchor_black: bool,
 }
 
-/// The feature names of a variant.
+/// The feature names of a variant: its evaluator's list ([`Features::FEATURES`]).
 pub fn feature_set(kind: VariantKind) -> FeatureSet {
-    match kind {
-        VariantKind::Chess | VariantKind::Recursion => FeatureSet {
-            names: vec!["pawn", "knight", "bishop", "rook", "queen"],
-            anchor: 0,
-            anchor_black: false,
-        },
-        VariantKind::Microorganism => FeatureSet {
-            names: vec![
-                "red blood cell",
-                "white blood cell",
-                "paramecium",
-                "bacterium",
-                "amoeba",
-                "platelet",
-                "virus",
-                "prion",
-                "gift W (queen)",
-                "gift C (paramecium)",
-                "gift A (amoeba)",
-                "gift T (walls)",
-                "gift V (infection)",
-                "gift R (riding)",
-                "pending infection",
-                "mobility (per square)",
-            ],
-            anchor: 0,
-            anchor_black: false,
-        },
-        VariantKind::Immune => FeatureSet {
-            names: IMMUNE_GROUPS.iter().map(|(name, _)| *name).collect(),
-            anchor: 0,
-            anchor_black: true,
-        },
+    let list = with_pos!(&kind.startpos(), |p| p.feature_list());
+    FeatureSet {
+        names: list.names.to_vec(),
+        anchor: list.anchor,
+        anchor_black: list.anchor_black,
     }
 }
-
-/// Immune Chess's features: each type's count, except that the three cells that move alike
-/// (Basophil, Eosinophil, Neutrophil: an Invader's step, IM-4) are one feature, since pieces
-/// that move alike are worth the same. The Invader (Black) first.
-pub const IMMUNE_GROUPS: [(&str, &[u8]); 11] = {
-    use crate::variants::immune::*;
-    [
-        ("Invader", &[INVADER]),
-        ("Complement", &[COMPLEMENT]),
-        ("Macrophage", &[MACROPHAGE]),
-        ("Helper T", &[HELPER_T]),
-        ("B-cell", &[B_CELL]),
-        ("Killer T", &[KILLER_T]),
-        (
-            "Basophil/Eosinophil/Neutrophil",
-            &[BASOPHIL, EOSINOPHIL, NEUTROPHIL],
-        ),
-        ("Mast cell", &[MAST_CELL]),
-        ("Monocyte", &[MONOCYTE]),
-        ("Dendritic cell", &[DENDRITIC]),
-        ("Natural Killer", &[NATURAL_KILLER]),
-    ]
-};
 
 /// How many leading features count material; the rest (Microorganism mobility) change with
 /// every move, so a position is quiet when these equal those of its neighbours.
 pub fn material_features(kind: VariantKind) -> usize {
-    match kind {
-        VariantKind::Microorganism => 15,
-        k => feature_set(k).names.len(),
-    }
+    with_pos!(&kind.startpos(), |p| p.feature_list().material)
 }
 
-/// The features of a position (see [`feature_set`] for their order).
+/// The features of a position (see [`feature_set`] for their order), from its evaluator.
 pub fn features(pos: &AnyPos) -> Vec<f64> {
-    match pos {
-        AnyPos::Chess(p) => chess_features(&[p]),
-        AnyPos::Recursion(p) => chess_features(&[p.board(0), p.board(1)]),
-        AnyPos::Microorganism(p) => micro_features(p),
-        AnyPos::Immune(p) => immune_features(p),
-    }
-}
-
-fn chess_features(boards: &[&crate::variants::chess::Chess]) -> Vec<f64> {
-    use crate::variants::chess::{BISHOP, KNIGHT, PAWN, QUEEN, ROOK};
-    [PAWN, KNIGHT, BISHOP, ROOK, QUEEN]
-        .iter()
-        .map(|&t| {
-            boards
-                .iter()
-                .map(|b| {
-                    b.pieces(Color::White, t).count_ones() as f64
-                        - b.pieces(Color::Black, t).count_ones() as f64
-                })
-                .sum()
-        })
-        .collect()
-}
-
-fn micro_features(p: &crate::variants::micro::Micro) -> Vec<f64> {
-    use crate::core::BitSet;
-    use crate::variants::micro::{
-        AMOEBA, BACTERIUM, EXPANDED, INFECTED, NEURON, PARAMECIUM, PLATELET, PRION, RBC, VIRUS, WBC,
-    };
-    const TYPE_FEATURE: [Option<usize>; 9] = {
-        let mut f = [None; 9];
-        f[RBC as usize] = Some(0);
-        f[WBC as usize] = Some(1);
-        f[PARAMECIUM as usize] = Some(2);
-        f[BACTERIUM as usize] = Some(3);
-        f[AMOEBA as usize] = Some(4);
-        f[PLATELET as usize] = Some(5);
-        f[VIRUS as usize] = Some(6);
-        f[PRION as usize] = Some(7);
-        f
-    };
-    const GIFTS: [u8; 6] = [WBC, PARAMECIUM, AMOEBA, PLATELET, VIRUS, PRION];
-    let _ = NEURON;
-    let mut x = vec![0.0; 16];
-    let add = |kind: u8, color: u8, absorbed: u16, x: &mut Vec<f64>| {
-        let s = if color == 0 { 1.0 } else { -1.0 };
-        if let Some(i) = TYPE_FEATURE[kind as usize] {
-            x[i] += s;
-        }
-        if kind == BACTERIUM {
-            for (g, &t) in GIFTS.iter().enumerate() {
-                if absorbed & (1 << t) != 0 {
-                    x[8 + g] += s;
-                }
-            }
-        }
-    };
-    for sq in p.occupied().squares() {
-        let c = p.cell(sq);
-        if c.has(EXPANDED) && c.partner < sq.0 {
-            continue;
-        }
-        if let Some(r) = c.rider {
-            add(r.kind, r.color, r.absorbed, &mut x);
-        }
-        if !c.has(INFECTED) {
-            add(c.kind, c.color, c.absorbed, &mut x);
-        }
-    }
-    for inf in p.infections() {
-        let c = inf.carrier;
-        add(c.kind, c.color, c.absorbed, &mut x);
-        x[14] += if c.color == 0 { 1.0 } else { -1.0 };
-    }
-    use crate::engine::eval::micro::mobility;
-    x[15] = (mobility(p, Color::White) - mobility(p, Color::Black)) as f64;
-    x
-}
-
-fn immune_features(p: &crate::variants::immune::Immune) -> Vec<f64> {
-    use crate::variants::immune::INVADER;
-    IMMUNE_GROUPS
-        .iter()
-        .map(|(_, types)| {
-            types
-                .iter()
-                .map(|&t| {
-                    let side = if t == INVADER {
-                        Color::Black
-                    } else {
-                        Color::White
-                    };
-                    p.squares_of(side, t).len() as f64
-                })
-                .sum()
-        })
-        .collect()
+    with_pos!(pos, |p| p.features())
 }
 
 /// One position: features and the game's result for White.

@@ -9,7 +9,7 @@ use std::sync::OnceLock;
 use crate::core::{Color, Move, MoveKind, MoveList, Square, Variant};
 use crate::variants::chess::{tables, Chess, BISHOP, KING, KNIGHT, PAWN, QUEEN, ROOK};
 
-use super::{EvalParams, Evaluate};
+use super::{EvalParams, Evaluate, FeatureList, Features};
 
 const MG_VALUE: [i32; 6] = [85, 325, 335, 470, 1000, 0];
 const EG_VALUE: [i32; 6] = [105, 300, 315, 520, 960, 0];
@@ -437,6 +437,41 @@ fn see_ge(pos: &Chess, m: Move, threshold: i32) -> bool {
         }
     }
     res
+}
+
+/// Material: White's count minus Black's of each piece type but the king, a pawn = 100.
+pub const FEATURES: FeatureList = FeatureList {
+    names: &["pawn", "knight", "bishop", "rook", "queen"],
+    anchor: 0,
+    anchor_black: false,
+    material: 5,
+};
+
+/// The piece types of [`FEATURES`], in its order.
+const FEATURE_TYPES: [u8; 5] = [PAWN, KNIGHT, BISHOP, ROOK, QUEEN];
+
+/// The features of [`FEATURES`] summed over `boards` (Infinite Recursion Chess has two).
+pub fn material_features(boards: &[&Chess]) -> Vec<f64> {
+    FEATURE_TYPES
+        .iter()
+        .map(|&t| {
+            boards
+                .iter()
+                .map(|b| {
+                    b.pieces(Color::White, t).count_ones() as f64
+                        - b.pieces(Color::Black, t).count_ones() as f64
+                })
+                .sum()
+        })
+        .collect()
+}
+
+impl Features for Chess {
+    const FEATURES: FeatureList = FEATURES;
+
+    fn features(&self) -> Vec<f64> {
+        material_features(&[self])
+    }
 }
 
 impl Evaluate for Chess {

@@ -12,7 +12,7 @@ use crate::variants::immune::{
     KILLER_T, MACROPHAGE, MAST_CELL, MONOCYTE, NATURAL_KILLER, NEUTROPHIL, TYPES,
 };
 
-use super::{EvalParams, Evaluate};
+use super::{EvalParams, Evaluate, FeatureList, Features};
 
 /// Centipawns by type (an Invader = 100), measured by `cellmate tune` over 1000 self-play
 /// games (docs/strength.md, "Measured values"), rounded to 50. Two are not the fit's number:
@@ -49,6 +49,57 @@ const THREAT_DIV: i32 = 8;
 const EXPOSED: i32 = 40;
 /// Centipawns per rank an Invader has advanced towards White's camp.
 const ADVANCE: i32 = 3;
+
+/// The features of Immune Chess: each side's own count of each type (the armies differ),
+/// except that the three cells that move alike (Basophil, Eosinophil, Neutrophil: an
+/// Invader's step, IM-4) are one feature, since pieces that move alike are worth the same.
+/// The Invader (Black) first, and the anchor.
+pub const FEATURE_GROUPS: [(&str, &[u8]); 11] = [
+    ("Invader", &[INVADER]),
+    ("Complement", &[COMPLEMENT]),
+    ("Macrophage", &[MACROPHAGE]),
+    ("Helper T", &[HELPER_T]),
+    ("B-cell", &[B_CELL]),
+    ("Killer T", &[KILLER_T]),
+    (
+        "Basophil/Eosinophil/Neutrophil",
+        &[BASOPHIL, EOSINOPHIL, NEUTROPHIL],
+    ),
+    ("Mast cell", &[MAST_CELL]),
+    ("Monocyte", &[MONOCYTE]),
+    ("Dendritic cell", &[DENDRITIC]),
+    ("Natural Killer", &[NATURAL_KILLER]),
+];
+
+const FEATURE_NAMES: [&str; FEATURE_GROUPS.len()] = super::feature_names(&FEATURE_GROUPS);
+
+impl Features for Immune {
+    const FEATURES: FeatureList = FeatureList {
+        names: &FEATURE_NAMES,
+        anchor: 0,
+        anchor_black: true,
+        material: FEATURE_NAMES.len(),
+    };
+
+    fn features(&self) -> Vec<f64> {
+        FEATURE_GROUPS
+            .iter()
+            .map(|(_, types)| {
+                types
+                    .iter()
+                    .map(|&t| {
+                        let side = if t == INVADER {
+                            Color::Black
+                        } else {
+                            Color::White
+                        };
+                        self.squares_of(side, t).len() as f64
+                    })
+                    .sum()
+            })
+            .collect()
+    }
+}
 
 impl Evaluate for Immune {
     fn evaluate_with(&self, _params: &EvalParams) -> i32 {

@@ -4,11 +4,11 @@
 
 use crate::core::{BitSet, Color, Square, Variant};
 use crate::variants::micro::{
-    tables, Cell, Micro, BACTERIUM, BONDED, EXPANDED, INFECTED, NEURON, OFF, PRION, RBC, TYPES,
-    VIRUS, WBC,
+    tables, Cell, Micro, AMOEBA, BACTERIUM, BONDED, EXPANDED, INFECTED, NEURON, OFF, PARAMECIUM,
+    PLATELET, PRION, RBC, TYPES, VIRUS, WBC,
 };
 
-use super::{EvalParams, Evaluate};
+use super::{EvalParams, Evaluate, FeatureList, Features};
 
 /// Values (centipawns, a red blood cell = 100), in type order: red blood cell, Neuron, White
 /// blood cell, Paramecium, Bacterium, Amoeba, Platelet, Virus, Prion. Tuned by games
@@ -205,6 +205,118 @@ impl Evaluate for Micro {
     }
 }
 
+/// What one of the evaluation's features counts (White's minus Black's).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Feature {
+    /// Pieces of a type, riders and returning infectors included, infected victims not:
+    /// measures [`VALUE`].
+    Piece(u8),
+    /// Bacteria that have absorbed a type's gift: measures [`GIFT`].
+    Gift(u8),
+    /// Pending infections (the second Virus the infector brings back, MC-11).
+    Infection,
+    /// The squares the officers reach ([`mobility`]): measures [`MOBILITY`].
+    Mobility,
+}
+
+/// The evaluation's features, for `cellmate tune`: every type but the Neuron, the six gifts,
+/// pending infections and mobility (the one feature that is not material, last).
+pub const FEATURE_TABLE: [(&str, Feature); 16] = [
+    ("red blood cell", Feature::Piece(RBC)),
+    ("white blood cell", Feature::Piece(WBC)),
+    ("paramecium", Feature::Piece(PARAMECIUM)),
+    ("bacterium", Feature::Piece(BACTERIUM)),
+    ("amoeba", Feature::Piece(AMOEBA)),
+    ("platelet", Feature::Piece(PLATELET)),
+    ("virus", Feature::Piece(VIRUS)),
+    ("prion", Feature::Piece(PRION)),
+    ("gift W (queen)", Feature::Gift(WBC)),
+    ("gift C (paramecium)", Feature::Gift(PARAMECIUM)),
+    ("gift A (amoeba)", Feature::Gift(AMOEBA)),
+    ("gift T (walls)", Feature::Gift(PLATELET)),
+    ("gift V (infection)", Feature::Gift(VIRUS)),
+    ("gift R (riding)", Feature::Gift(PRION)),
+    ("pending infection", Feature::Infection),
+    ("mobility (per square)", Feature::Mobility),
+];
+
+const FEATURE_NAMES: [&str; FEATURE_TABLE.len()] = super::feature_names(&FEATURE_TABLE);
+
+/// Where in [`FEATURE_TABLE`] each type's piece feature and gift feature are, and the other
+/// two.
+struct FeatureIndex {
+    piece: [Option<usize>; TYPES],
+    gift: [Option<usize>; TYPES],
+    infection: usize,
+    mobility: usize,
+}
+
+const FEATURE_INDEX: FeatureIndex = {
+    let mut ix = FeatureIndex {
+        piece: [None; TYPES],
+        gift: [None; TYPES],
+        infection: usize::MAX,
+        mobility: usize::MAX,
+    };
+    let mut i = 0;
+    while i < FEATURE_TABLE.len() {
+        match FEATURE_TABLE[i].1 {
+            Feature::Piece(t) => ix.piece[t as usize] = Some(i),
+            Feature::Gift(t) => ix.gift[t as usize] = Some(i),
+            Feature::Infection => ix.infection = i,
+            Feature::Mobility => ix.mobility = i,
+        }
+        i += 1;
+    }
+    ix
+};
+
+impl Features for Micro {
+    const FEATURES: FeatureList = FeatureList {
+        names: &FEATURE_NAMES,
+        anchor: 0,
+        anchor_black: false,
+        material: FEATURE_INDEX.mobility,
+    };
+
+    fn features(&self) -> Vec<f64> {
+        let ix = &FEATURE_INDEX;
+        let mut x = vec![0.0; FEATURE_TABLE.len()];
+        let add = |kind: u8, color: u8, absorbed: u16, x: &mut Vec<f64>| {
+            let s = if color == 0 { 1.0 } else { -1.0 };
+            if let Some(i) = ix.piece[kind as usize] {
+                x[i] += s;
+            }
+            if kind == BACTERIUM {
+                for (t, g) in ix.gift.iter().enumerate() {
+                    if let (Some(i), true) = (g, absorbed & (1 << t) != 0) {
+                        x[*i] += s;
+                    }
+                }
+            }
+        };
+        for sq in self.occupied().squares() {
+            let c = self.cell(sq);
+            if c.has(EXPANDED) && c.partner < sq.0 {
+                continue;
+            }
+            if let Some(r) = c.rider {
+                add(r.kind, r.color, r.absorbed, &mut x);
+            }
+            if !c.has(INFECTED) {
+                add(c.kind, c.color, c.absorbed, &mut x);
+            }
+        }
+        for inf in self.infections() {
+            let c = inf.carrier;
+            add(c.kind, c.color, c.absorbed, &mut x);
+            x[ix.infection] += if c.color == 0 { 1.0 } else { -1.0 };
+        }
+        x[ix.mobility] = (mobility(self, Color::White) - mobility(self, Color::Black)) as f64;
+        x
+    }
+}
+
 /// Centipawns per square an officer reaches (the fit's 4.8 ± 2, docs/strength.md).
 pub const MOBILITY: i32 = 5;
 
@@ -320,6 +432,34 @@ mod tests {
         );
         // It reached no square at the start, so only its value changes the score.
         assert_eq!(odds - start, VALUE[WBC as usize]);
+    }
+
+    /// The parameters are the engine's value, not the process's: a White blood cell worth
+    /// 100 more moves the score by exactly 100 with them and not at all without them.
+    #[test]
+    fn parameters_are_a_value_passed_to_the_evaluation() {
+        let start = Micro::startpos();
+        let odds = Micro::from_fen(
+            "wabtrvtcntvrtba1/pppppppppppppppp/16/16/16/16/16/16/16/16/16/16/16/16/PPPPPPPPPPPPPPPP/WABTRVTCNTVRTBAW w - 0 1 -",
+        )
+        .expect("fen");
+        let mut params = EvalParams::DEFAULT;
+        params.micro.values[WBC as usize] += 100;
+        let gap = |p: &EvalParams| odds.evaluate_with(p) - start.evaluate_with(p);
+        assert_eq!(gap(&params), gap(&EvalParams::DEFAULT) + 100);
+        assert_eq!(odds.evaluate(), odds.evaluate_with(&EvalParams::DEFAULT));
+        assert!(params.micro.set_values("1:2:3").is_err());
+        assert_eq!(params.micro.values[WBC as usize], VALUE[WBC as usize] + 100);
+    }
+
+    /// The feature list and a position's vector agree in length; mobility is the one
+    /// non-material feature.
+    #[test]
+    fn feature_list_matches_feature_vector() {
+        let x = Micro::startpos().features();
+        assert_eq!(x.len(), Micro::FEATURES.names.len());
+        assert_eq!(Micro::FEATURES.material, x.len() - 1);
+        assert_eq!(x, vec![0.0; x.len()], "the start is balanced");
     }
 
     /// Mobility: a lone White blood cell on d4 reaches its queen lines within ranks 1–8

@@ -41,3 +41,46 @@ pub trait Evaluate: Variant {
         true
     }
 }
+
+/// The features an evaluation is built on, for fitting their values to game results
+/// (`cellmate tune`, [`crate::tune`]): each evaluator lists them once, beside the tables they
+/// measure.
+#[derive(Clone, Copy, Debug)]
+pub struct FeatureList {
+    /// The features' names, in the order of [`Features::features`].
+    pub names: &'static [&'static str],
+    /// The feature whose value is 100 centipawns.
+    pub anchor: usize,
+    /// Whether the anchor counts for Black (Immune Chess's Invader): its coefficient is
+    /// negative, so centipawns are `-100·w/w_anchor`.
+    pub anchor_black: bool,
+    /// How many leading features count material; the rest (mobility) change with every move,
+    /// so a position is quiet when these equal those of its neighbours.
+    pub material: usize,
+}
+
+/// An evaluation's features: their list and a position's vector of them.
+pub trait Features: Evaluate {
+    const FEATURES: FeatureList;
+
+    /// The position's features, in the order of [`Features::FEATURES`]'s names.
+    fn features(&self) -> Vec<f64>;
+
+    /// [`Features::FEATURES`], read from a position (for a dispatch over variants).
+    fn feature_list(&self) -> &'static FeatureList {
+        &Self::FEATURES
+    }
+}
+
+/// The names of a feature table's rows (`(name, what it counts)`), for [`FeatureList::names`].
+pub const fn feature_names<T: Copy, const N: usize>(
+    table: &[(&'static str, T); N],
+) -> [&'static str; N] {
+    let mut names = [""; N];
+    let mut i = 0;
+    while i < N {
+        names[i] = table[i].0;
+        i += 1;
+    }
+    names
+}

@@ -6,8 +6,8 @@ use crate::core::{Color, Variant};
 use crate::variants::chess::MegaState;
 use crate::variants::recursion::{mega_owner, Recursion, SubResult};
 
-use super::chess::best_capture_gain;
-use super::{EvalParams, Evaluate};
+use super::chess::{best_capture_gain, material_features};
+use super::{EvalParams, Evaluate, FeatureList, Features};
 
 /// Centipawns per board won outright: one board is worth this much (a won board plus a drawn
 /// one wins the game, IR-7).
@@ -91,6 +91,15 @@ impl Evaluate for Recursion {
         } else {
             -white
         }
+    }
+}
+
+/// Both boards' chess material, summed (the features of [`super::chess::FEATURES`]).
+impl Features for Recursion {
+    const FEATURES: FeatureList = super::chess::FEATURES;
+
+    fn features(&self) -> Vec<f64> {
+        material_features(&[self.board(0), self.board(1)])
     }
 }
 
