@@ -200,7 +200,7 @@ fn notation(args: NotationArgs) -> Result<(), String> {
     let to = match args.to.as_deref() {
         Some("seed") => Notation::Seed,
         Some(_) => Notation::Coords(dialect),
-        None if kind == VariantKind::Immune && !args.pgn => Notation::Seed,
+        None if kind.has_own_notation() && !args.pgn => Notation::Seed,
         None => Notation::Coords(dialect),
     };
     let game = notation::convert(kind, args.fen.as_deref(), &input, dialect, to)

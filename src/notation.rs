@@ -213,8 +213,9 @@ pub fn start_position(kind: VariantKind, fen: Option<&str>) -> Result<AnyPos, No
 /// Immune Chess gives UCI coordinates.
 pub fn move_text(pos: &AnyPos, m: Move, notation: Notation) -> String {
     match (notation, pos) {
-        (Notation::Seed, AnyPos::Immune(p)) => p.seed_text(m),
-        (Notation::Seed, _) => pos.move_text(m, Dialect::UCI),
+        (Notation::Seed, _) => pos
+            .own_text(m)
+            .unwrap_or_else(|| pos.move_text(m, Dialect::UCI)),
         (Notation::Coords(d), _) => pos.move_text(m, d),
     }
 }
@@ -232,20 +233,18 @@ fn why(pos: &AnyPos, text: &str, err: &MoveError) -> String {
         }
     }
     let side = pos.side_to_move().name();
-    if let AnyPos::Immune(p) = pos {
-        if let Some(found) = p.seed_matches(text) {
-            return match found.len() {
-                0 => format!("no legal move of {side} fits it"),
-                _ => format!(
-                    "ambiguous: it could be {} (add the mover's file, or its rank)",
-                    found
-                        .iter()
-                        .map(|&m| p.seed_text(m))
-                        .collect::<Vec<_>>()
-                        .join(" or ")
-                ),
-            };
-        }
+    if let Some(found) = pos.own_matches(text) {
+        return match found.len() {
+            0 => format!("no legal move of {side} fits it"),
+            _ => format!(
+                "ambiguous: it could be {} (add the mover's file, or its rank)",
+                found
+                    .iter()
+                    .filter_map(|&m| pos.own_text(m))
+                    .collect::<Vec<_>>()
+                    .join(" or ")
+            ),
+        };
     }
     match err {
         MoveError::Syntax(_) => "not a move".into(),
@@ -341,7 +340,7 @@ pub fn convert(
     dialect: Dialect,
     to: Notation,
 ) -> Result<Converted, NotationError> {
-    if to == Notation::Seed && kind != VariantKind::Immune {
+    if to == Notation::Seed && !kind.has_own_notation() {
         return Err(NotationError {
             line: 0,
             move_number: 0,

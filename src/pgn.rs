@@ -47,10 +47,7 @@ pub struct Numbering {
 /// The side whose move opens a numbered pair: Black in Immune Chess (it moves first and the
 /// full-move number goes up after White's move), White elsewhere.
 pub fn pair_opener(variant: &str) -> Color {
-    match VariantKind::from_name(variant) {
-        Some(VariantKind::Immune) => Color::Black,
-        _ => Color::White,
-    }
+    VariantKind::from_name(variant).map_or(Color::White, VariantKind::first_mover)
 }
 
 /// The numbering of a game of `variant` from `start_fen` (`None`: the start position).

@@ -129,6 +129,20 @@ pub enum MoveError {
 pub trait Variant: Clone + Send + Sync + 'static {
     /// The name in both protocols (`chess`, `recursion`, `microorganism`, `immune`).
     const NAME: &'static str;
+    /// The side that moves first in a game, whose move opens a numbered pair (`1. x y`).
+    const FIRST_MOVER: Color = Color::White;
+    /// Whether the variant has a notation of its own besides coordinates (its inventor's).
+    const OWN_NOTATION: bool = false;
+
+    /// A legal move in the variant's own notation, if it has one.
+    fn own_text(&self, _m: Move) -> Option<String> {
+        None
+    }
+    /// The legal moves a text in the variant's own notation names (`None`: the text is not in
+    /// that notation, or the variant has none).
+    fn own_matches(&self, _text: &str) -> Option<Vec<Move>> {
+        None
+    }
 
     /// The start position.
     fn startpos() -> Self;

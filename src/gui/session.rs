@@ -220,14 +220,6 @@ fn square_json<V: Variant>(p: &V, sq: crate::core::Square) -> Value {
     })
 }
 
-/// The inventor's notation of a move (Immune Chess only).
-fn seed_text(pos: &AnyPos, m: Move) -> Option<String> {
-    match pos {
-        AnyPos::Immune(p) => Some(p.seed_text(m)),
-        _ => None,
-    }
-}
-
 /// Every legal move: squares (none for a pass), kind, coordinate text, and for Immune Chess the
 /// inventor's notation.
 fn legal_json(pos: &AnyPos) -> Vec<Value> {
@@ -246,7 +238,7 @@ fn legal_json(pos: &AnyPos) -> Vec<Value> {
                     "to": to,
                     "kind": kind_name(m.kind()),
                     "text": p.move_text(m, Dialect::UCI),
-                    "seed": seed_text(pos, m),
+                    "seed": pos.own_text(m),
                 })
             })
             .collect()
@@ -576,7 +568,7 @@ impl Session {
             &self.moves,
             crate::notation::Notation::Coords(Dialect::UCI),
         );
-        let seed = (self.pos.kind() == VariantKind::Immune).then(|| {
+        let seed = self.pos.kind().has_own_notation().then(|| {
             crate::notation::write(&self.start, &self.moves, crate::notation::Notation::Seed)
         });
         let history: Vec<Value> = coords

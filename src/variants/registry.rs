@@ -41,6 +41,16 @@ macro_rules! define_variants {
                 match self { $( VariantKind::$arm => $xb, )+ }
             }
 
+            /// The side that moves first, whose move opens a numbered pair.
+            pub fn first_mover(self) -> Color {
+                match self { $( VariantKind::$arm => <$ty as Variant>::FIRST_MOVER, )+ }
+            }
+
+            /// Whether the variant has a notation of its own besides coordinates.
+            pub fn has_own_notation(self) -> bool {
+                match self { $( VariantKind::$arm => <$ty as Variant>::OWN_NOTATION, )+ }
+            }
+
             pub fn startpos(self) -> AnyPos {
                 match self { $( VariantKind::$arm => AnyPos::$arm(<$ty as Variant>::startpos()), )+ }
             }
@@ -94,6 +104,14 @@ impl std::fmt::Debug for AnyPos {
 }
 
 impl AnyPos {
+    /// A legal move in the variant's own notation, if it has one.
+    pub fn own_text(&self, m: Move) -> Option<String> {
+        with_pos!(self, |p| p.own_text(m))
+    }
+    /// The legal moves a text in the variant's own notation names.
+    pub fn own_matches(&self, text: &str) -> Option<Vec<Move>> {
+        with_pos!(self, |p| p.own_matches(text))
+    }
     pub fn fen(&self) -> String {
         with_pos!(self, |p| p.fen())
     }

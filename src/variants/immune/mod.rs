@@ -1281,6 +1281,17 @@ impl Immune {
 
 impl Variant for Immune {
     const NAME: &'static str = "immune";
+    /// IM-3: the Invaders (Black) move first, and a numbered pair is `1. Invader cells`.
+    const FIRST_MOVER: Color = Color::Black;
+    /// IM-7: the seed's own notation (`M3-e4`, `I-e7`).
+    const OWN_NOTATION: bool = true;
+
+    fn own_text(&self, m: Move) -> Option<String> {
+        Some(self.seed_text(m))
+    }
+    fn own_matches(&self, text: &str) -> Option<Vec<Move>> {
+        self.seed_matches(text)
+    }
 
     fn startpos() -> Self {
         Immune::from_fen(START_FEN).expect("start FEN")
