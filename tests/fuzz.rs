@@ -789,11 +789,7 @@ fn in_limited_child(inputs: u64) -> bool {
         .filter(|n| *n != "main")
         .expect("run under libtest with a thread per test")
         .to_string();
-    let kb = ranges::address_mb() * 1024;
-    let out = std::process::Command::new("sh")
-        .arg("-c")
-        .arg(format!("ulimit -v {kb} && exec \"$0\" \"$@\""))
-        .arg(std::env::current_exe().unwrap())
+    let out = ranges::limited(std::env::current_exe().unwrap())
         .args([
             &name,
             "--exact",
@@ -820,10 +816,8 @@ fn fuzz_protocol(target: u64, inputs: u64, uci: bool) {
     if in_limited_child(inputs) {
         return;
     }
-    let inputs = std::env::var("FUZZ_INPUTS")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(inputs);
+    // In the child: the count its parent was given, passed as FUZZ_INPUTS.
+    let inputs = long_inputs();
     let mut probes = probe_ranges(uci);
     let own = protocol_lines(uci);
     let mut donors = own.clone();
@@ -958,15 +952,9 @@ struct Child {
 impl Child {
     fn spawn() -> Child {
         use std::io::{BufRead, BufReader, Read};
-        use std::process::{Command, Stdio};
+        use std::process::Stdio;
         // Under the address-space limit of a small machine, as the in-process fuzzers.
-        let mut child = Command::new("sh")
-            .arg("-c")
-            .arg(format!(
-                "ulimit -v {} && exec \"$0\"",
-                ranges::address_mb() * 1024
-            ))
-            .arg(env!("CARGO_BIN_EXE_cellmate"))
+        let mut child = ranges::limited(env!("CARGO_BIN_EXE_cellmate"))
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())

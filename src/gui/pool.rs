@@ -151,12 +151,11 @@ fn work(shared: &Shared, engine: &Engine) {
             }
         };
         job.control.restart_clock();
-        let report = &job.report;
         let result = with_pos!(&job.pos, |p| engine.search(
             p,
             &job.limits,
             &job.control,
-            &|i: &Info| report(i)
+            &*job.report
         ));
         shared.queue.lock().unwrap_or_else(|e| e.into_inner()).busy -= 1;
         (job.done)(result);

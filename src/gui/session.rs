@@ -625,16 +625,14 @@ impl Session {
         self.next_id += 1;
         let control = Arc::new(Control::new(false));
         let root = self.pos.clone();
-        let info_tx = std::sync::Mutex::new(self.events_tx.clone());
+        let info_tx = self.events_tx.clone();
         let done_tx = self.events_tx.clone();
         self.pool.submit(Job {
             pos: root.clone(),
             limits: self.settings.limits(),
             control: Arc::clone(&control),
             report: Box::new(move |info: &Info| {
-                if let Ok(t) = info_tx.lock() {
-                    let _ = t.send(Event::Info(id, info.clone()));
-                }
+                let _ = info_tx.send(Event::Info(id, info.clone()));
             }),
             done: Box::new(move |result| {
                 let _ = done_tx.send(Event::Done(id, result));

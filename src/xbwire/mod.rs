@@ -359,16 +359,7 @@ fn empty_square(
         }
         return None;
     }
-    for (dx, dy) in [
-        (1, 0),
-        (-1, 0),
-        (0, 1),
-        (0, -1),
-        (1, 1),
-        (-1, 1),
-        (1, -1),
-        (-1, -1),
-    ] {
+    for (dx, dy) in micro::DIRS {
         if let Some(s) = g.offset(from, dx, dy) {
             if !occupied(s) {
                 return Some(s);

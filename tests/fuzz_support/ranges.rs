@@ -24,6 +24,19 @@ pub fn address_mb() -> u64 {
         .unwrap_or(1024)
 }
 
+/// `program` (with the arguments added to the command) run under the address-space limit:
+/// `sh -c 'ulimit -v KB && exec "$0" "$@"'`.
+pub fn limited(program: impl AsRef<std::ffi::OsStr>) -> std::process::Command {
+    let mut c = std::process::Command::new("sh");
+    c.arg("-c")
+        .arg(format!(
+            "ulimit -v {} && exec \"$0\" \"$@\"",
+            address_mb() * 1024
+        ))
+        .arg(program);
+    c
+}
+
 /// An option as the engine advertises it.
 #[derive(Clone, Debug)]
 pub enum Adv {
