@@ -9,6 +9,14 @@ use std::time::Duration;
 use cellmate::gui::session::Session;
 use serde_json::Value;
 
+/// The tests that start a server run one at a time: the connection-limit test counts a
+/// server's open connections, and beside the other server tests it saw fewer than it had
+/// opened about once in six full runs (not understood yet; alone it passed every time).
+fn one_server_at_a_time() -> std::sync::MutexGuard<'static, ()> {
+    static LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    LOCK.lock().unwrap_or_else(|e| e.into_inner())
+}
+
 /// A server configuration for tests: a small table, few connections.
 fn small() -> cellmate::gui::Config {
     cellmate::gui::Config {
@@ -284,6 +292,7 @@ fn request(port: u16, head: &str) -> String {
 /// client without Origin (not a browser), and `localhost` are served.
 #[test]
 fn server_refuses_other_origins_and_hosts() {
+    let _serial = one_server_at_a_time();
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let port = listener.local_addr().unwrap().port();
     std::thread::spawn(move || cellmate::gui::serve_with(listener, &small()));
@@ -358,6 +367,7 @@ fn allowed_origins_are_accepted() {
 
 #[test]
 fn server_serves_the_page_and_a_websocket_per_connection() {
+    let _serial = one_server_at_a_time();
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let port = listener.local_addr().unwrap().port();
     std::thread::spawn(move || cellmate::gui::serve_with(listener, &small()));
@@ -420,6 +430,7 @@ fn a_finished_game_takes_no_move_and_the_engine_does_not_start() {
 /// more gets 503 (and is served again once they close).
 #[test]
 fn server_limits_heads_and_connections() {
+    let _serial = one_server_at_a_time();
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let port = listener.local_addr().unwrap().port();
     std::thread::spawn(move || cellmate::gui::serve_with(listener, &small()));
@@ -558,6 +569,7 @@ fn sessions_share_one_pool() {
 /// by the server; a message longer than `MAX_MESSAGE` closes its connection, not the server.
 #[test]
 fn server_closes_quiet_pages_and_oversized_messages() {
+    let _serial = one_server_at_a_time();
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let port = listener.local_addr().unwrap().port();
     let config = cellmate::gui::Config {
