@@ -197,7 +197,25 @@ impl Searcher {
         result
     }
 
-    /// Starts a search of `root`. Any running search must have been finished first; if one is
+    /// Applies the settings a search will read, before it starts. A hash size set during the
+    /// last search that cannot be allocated comes back as the reason, once per size (not at
+    /// every `go`), for the protocol to say in its own form, as it would have been said had
+    /// the size come between searches.
+    pub fn prepare(&mut self, settings: &Settings) -> Option<String> {
+        if self.running.is_some() {
+            log::warn!("search started while another runs: the old one is dropped");
+            self.stop_and_join();
+        }
+        match self.configure(settings) {
+            Ok(()) => None,
+            Err(e) => {
+                log::warn!("{e}");
+                (self.refused_mb.replace(settings.hash_mb) != Some(settings.hash_mb)).then_some(e)
+            }
+        }
+    }
+
+    /// Starts a search of `root` with the settings `prepare` applied. Any running search must have been finished first; if one is
     /// still running it is stopped and its result dropped.
     pub fn start(
         &mut self,
@@ -212,15 +230,7 @@ impl Searcher {
             self.stop_and_join();
         }
         if let Err(e) = self.configure(settings) {
-            // A size set during the last search, refused now: said in the protocol's form,
-            // as it would have been had it come between searches.
             log::warn!("{e}");
-            if self.refused_mb.replace(settings.hash_mb) != Some(settings.hash_mb) {
-                self.out.line(&match sink {
-                    InfoSink::Uci => format!("info string Invalid option value: {e}"),
-                    InfoSink::Xboard { .. } => format!("Error (bad option): memory ({e})"),
-                });
-            }
         }
         let id = self.next_id;
         self.next_id += 1;

@@ -519,6 +519,9 @@ impl Uci {
         self.go = GoFlags {
             infinite: go.infinite,
         };
+        if let Some(e) = self.searcher.prepare(&self.settings) {
+            self.info(&format!("Invalid option value: {e}"));
+        }
         self.searcher.start(
             self.game.pos().clone(),
             limits,

@@ -39,7 +39,7 @@ use super::{engine_name, Flow, Output};
 use crate::core::{Color, Dialect, Move, MoveError, Square};
 use crate::engine::Limits;
 use crate::game::Game;
-use crate::variants::VariantKind;
+use crate::variants::{AnyPos, VariantKind};
 use crate::xbwire;
 use crate::xbwire::shadow::Shadow;
 
@@ -192,6 +192,17 @@ impl Xboard {
             Some(d) => format!("Error ({kind}): {quoted} ({})", format::quote(d)),
             None => format!("Error ({kind}): {quoted}"),
         });
+    }
+
+    /// Starts a search; a hash size refused now (set during the last search) is said first,
+    /// as `memory` would have said it.
+    fn begin(&mut self, root: AnyPos, limits: Limits, pondering: bool) {
+        if let Some(e) = self.searcher.prepare(&self.settings) {
+            self.out.line(&format!("Error (bad option): memory ({e})"));
+        }
+        let sink = self.sink();
+        self.searcher
+            .start(root, limits, pondering, sink, &self.settings);
     }
 
     fn sink(&self) -> InfoSink {
@@ -600,9 +611,7 @@ impl Xboard {
             limits.searchmoves = safe;
         }
         self.task = Some(Task::Think);
-        let sink = self.sink();
-        self.searcher
-            .start(self.game.pos().clone(), limits, false, sink, &self.settings);
+        self.begin(self.game.pos().clone(), limits, false);
     }
 
     fn start_analysis(&mut self) {
@@ -617,9 +626,7 @@ impl Xboard {
             ..Limits::default()
         };
         self.task = Some(Task::Analyze);
-        let sink = self.sink();
-        self.searcher
-            .start(self.game.pos().clone(), limits, false, sink, &self.settings);
+        self.begin(self.game.pos().clone(), limits, false);
     }
 
     fn start_ponder(&mut self, predicted: Move) {
@@ -652,9 +659,7 @@ impl Xboard {
             limits.searchmoves = safe;
         }
         self.task = Some(Task::Ponder { predicted });
-        let sink = self.sink();
-        self.searcher
-            .start(root, limits, true, sink, &self.settings);
+        self.begin(root, limits, true);
     }
 
     /// XBoard relays a person's pass (a click on the clock) as a bare `setboard` of the
