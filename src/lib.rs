@@ -4,6 +4,7 @@
 //! history ([`game`]) sits between the protocols and the rules.
 //! See `docs/architecture.md`.
 
+pub mod book;
 pub mod core;
 pub mod engine;
 pub mod game;

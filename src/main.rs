@@ -168,6 +168,34 @@ enum Command {
         #[arg(long, default_value_t = 0)]
         bootstrap: usize,
     },
+    /// Writes balanced openings for matches (`--openings`), one FEN a line: each ply drawn
+    /// among the moves a shallow search finds within a margin of the best, the end position
+    /// kept when a deeper search scores it near equality (docs/strength.md, "Openings").
+    Openings {
+        /// Variant name (UCI or XBoard spelling).
+        #[arg(long, default_value = "chess")]
+        variant: String,
+        /// Openings to write.
+        #[arg(long, default_value_t = 100)]
+        count: usize,
+        /// Plies from the start position.
+        #[arg(long, default_value_t = 8)]
+        plies: usize,
+        /// Depth of the search rating each candidate move.
+        #[arg(long, default_value_t = 4)]
+        pick_depth: u32,
+        /// Candidate moves within this many centipawns of the best are drawn from.
+        #[arg(long, default_value_t = 30)]
+        pick_margin: i32,
+        /// Depth of the search rating the final position.
+        #[arg(long, default_value_t = 10)]
+        check_depth: u32,
+        /// The final position is kept when it scores within ± this many centipawns.
+        #[arg(long, default_value_t = 50)]
+        margin: i32,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
 }
 
 struct NotationArgs {
@@ -328,13 +356,44 @@ fn run_match(a: MatchArgs) -> Result<(), String> {
     Ok(())
 }
 
-fn perft(variant: &str, fen: Option<&str>, depth: u32, divide: bool) -> Result<(), String> {
-    let kind = VariantKind::from_name(variant).ok_or_else(|| {
+fn openings(variant: &str, spec: &cellmate::book::BookSpec) -> Result<(), String> {
+    let kind = known_variant(variant)?;
+    outln!(
+        "# {} openings: {} plies, moves within {} cp of the best at depth {}, kept within ±{} cp at depth {}, seed {}",
+        kind.name(),
+        spec.plies,
+        spec.pick_margin,
+        spec.pick_depth,
+        spec.margin,
+        spec.check_depth,
+        spec.seed
+    );
+    let found = cellmate::book::openings(&kind.startpos(), spec, &mut |o| {
+        outln!("{}", o.fen);
+        eprintln!("{:+5} {}", o.score, o.moves.join(" "));
+    });
+    if found.len() < spec.count {
+        return Err(format!(
+            "only {} of {} openings found in {} tries",
+            found.len(),
+            spec.count,
+            spec.max_tries
+        ));
+    }
+    Ok(())
+}
+
+fn known_variant(variant: &str) -> Result<VariantKind, String> {
+    VariantKind::from_name(variant).ok_or_else(|| {
         format!(
             "unknown variant {variant:?} (known: {})",
             variant_list(VariantKind::name, ", ")
         )
-    })?;
+    })
+}
+
+fn perft(variant: &str, fen: Option<&str>, depth: u32, divide: bool) -> Result<(), String> {
+    let kind = known_variant(variant)?;
     let game = match fen {
         Some(f) => Game::from_fen(kind, f).map_err(|e| format!("invalid FEN {f:?}: {e}"))?,
         None => Game::new(kind),
@@ -466,6 +525,28 @@ fn main() -> ExitCode {
             ridge,
             bootstrap,
         }) => tune(&pgn, variant.as_deref(), skip_plies, ridge, bootstrap),
+        Some(Command::Openings {
+            variant,
+            count,
+            plies,
+            pick_depth,
+            pick_margin,
+            check_depth,
+            margin,
+            seed,
+        }) => {
+            let spec = cellmate::book::BookSpec {
+                count,
+                plies,
+                pick_depth,
+                pick_margin,
+                check_depth,
+                margin,
+                seed,
+                max_tries: count.saturating_mul(20).max(100),
+            };
+            openings(&variant, &spec)
+        }
     };
     match res {
         Ok(()) => ExitCode::SUCCESS,
