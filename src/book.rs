@@ -18,25 +18,37 @@ use crate::core::{Dialect, Move, MoveList};
 use crate::engine::{eval::Evaluate, Control, Engine, Limits, Score};
 use crate::variants::{with_pos, AnyPos};
 
-/// What `cellmate openings` asks for.
-#[derive(Clone, Debug)]
+/// What `cellmate openings` asks for (its command-line options).
+#[derive(Clone, Debug, clap::Args)]
 pub struct BookSpec {
-    /// Openings wanted.
+    /// Openings to write.
+    #[arg(long, default_value_t = 100)]
     pub count: usize,
     /// Plies from the start position.
+    #[arg(long, default_value_t = 8)]
     pub plies: usize,
-    /// Depth of the search that rates each candidate move.
+    /// Depth of the search rating each candidate move.
+    #[arg(long, default_value_t = 4)]
     pub pick_depth: u32,
-    /// A move is sound when it scores at most this many centipawns below the best.
+    /// Candidate moves within this many centipawns of the best are drawn from.
+    #[arg(long, default_value_t = 20)]
     pub pick_margin: i32,
-    /// Depth of the search that rates the final position.
+    /// Depth of the search rating the final position.
+    #[arg(long, default_value_t = 10)]
     pub check_depth: u32,
-    /// The final position is kept when its score is within ± this many centipawns.
+    /// The final position is kept when it scores within ± this many centipawns.
+    #[arg(long, default_value_t = 50)]
     pub margin: i32,
-    /// Seed of the draws (not 0).
+    /// Seed of the draws (0 counts as 1).
+    #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Give up after this many tries in all.
-    pub max_tries: usize,
+}
+
+impl BookSpec {
+    /// Tries in all before giving up: twenty per opening wanted, at least 100.
+    pub fn max_tries(&self) -> usize {
+        self.count.saturating_mul(20).max(100)
+    }
 }
 
 /// One opening: its FEN and the score that admitted it (side to move's view).
@@ -107,7 +119,7 @@ fn generate<V: Evaluate>(
     let mut rng = XorShift(spec.seed.max(1));
     let mut seen = HashSet::new();
     let mut out = Vec::new();
-    for _ in 0..spec.max_tries {
+    for _ in 0..spec.max_tries() {
         if out.len() >= spec.count {
             break;
         }
@@ -127,7 +139,7 @@ fn generate<V: Evaluate>(
     out
 }
 
-/// Up to `spec.count` balanced openings of `start`'s variant (fewer if `max_tries` ran out).
+/// Up to `spec.count` balanced openings of `start`'s variant (fewer if the tries ran out).
 pub fn openings(
     start: &AnyPos,
     spec: &BookSpec,
@@ -150,7 +162,6 @@ mod tests {
             check_depth: 3,
             margin: 60,
             seed,
-            max_tries: 50,
         }
     }
 

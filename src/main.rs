@@ -175,26 +175,8 @@ enum Command {
         /// Variant name (UCI or XBoard spelling).
         #[arg(long, default_value = "chess")]
         variant: String,
-        /// Openings to write.
-        #[arg(long, default_value_t = 100)]
-        count: usize,
-        /// Plies from the start position.
-        #[arg(long, default_value_t = 8)]
-        plies: usize,
-        /// Depth of the search rating each candidate move.
-        #[arg(long, default_value_t = 4)]
-        pick_depth: u32,
-        /// Candidate moves within this many centipawns of the best are drawn from.
-        #[arg(long, default_value_t = 30)]
-        pick_margin: i32,
-        /// Depth of the search rating the final position.
-        #[arg(long, default_value_t = 10)]
-        check_depth: u32,
-        /// The final position is kept when it scores within ± this many centipawns.
-        #[arg(long, default_value_t = 50)]
-        margin: i32,
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
+        #[command(flatten)]
+        spec: cellmate::book::BookSpec,
     },
 }
 
@@ -377,7 +359,7 @@ fn openings(variant: &str, spec: &cellmate::book::BookSpec) -> Result<(), String
             "only {} of {} openings found in {} tries",
             found.len(),
             spec.count,
-            spec.max_tries
+            spec.max_tries()
         ));
     }
     Ok(())
@@ -525,28 +507,7 @@ fn main() -> ExitCode {
             ridge,
             bootstrap,
         }) => tune(&pgn, variant.as_deref(), skip_plies, ridge, bootstrap),
-        Some(Command::Openings {
-            variant,
-            count,
-            plies,
-            pick_depth,
-            pick_margin,
-            check_depth,
-            margin,
-            seed,
-        }) => {
-            let spec = cellmate::book::BookSpec {
-                count,
-                plies,
-                pick_depth,
-                pick_margin,
-                check_depth,
-                margin,
-                seed,
-                max_tries: count.saturating_mul(20).max(100),
-            };
-            openings(&variant, &spec)
-        }
+        Some(Command::Openings { variant, spec }) => openings(&variant, &spec),
     };
     match res {
         Ok(()) => ExitCode::SUCCESS,
