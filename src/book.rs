@@ -67,7 +67,6 @@ fn centipawns(score: Score) -> Option<i32> {
 }
 
 fn rate<V: Evaluate>(engine: &Engine, pos: &V, depth: u32, only: Option<Move>) -> Option<i32> {
-    engine.clear();
     let limits = Limits {
         depth: Some(depth.max(1)),
         searchmoves: only.into_iter().collect(),
@@ -123,6 +122,8 @@ fn generate<V: Evaluate>(
         if out.len() >= spec.count {
             break;
         }
+        // One table per try, kept across its searches (the same seed still gives the same file).
+        engine.clear();
         let Some((pos, moves)) = draw_line(&engine, start, spec, &mut rng) else {
             continue;
         };
