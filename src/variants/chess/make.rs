@@ -1,0 +1,155 @@
+//! Make and unmake for chess.
+
+use super::*;
+
+impl Chess {
+    // ----- make / unmake -----
+
+    pub(super) fn do_move(&mut self, m: Move) {
+        let k = keys();
+        let us = self.stm;
+        let them = !us;
+        let from = m.from();
+        let to = m.to();
+        let mut undo = Undo {
+            mv: m,
+            captured: 0,
+            castling: self.castling,
+            ep: self.ep,
+            halfmove: self.halfmove,
+            hash: self.hash,
+            mega: self.mega,
+        };
+        if let Some(ep) = self.ep {
+            self.hash ^= k.ep[(ep.0 % 8) as usize];
+        }
+        self.ep = None;
+        self.halfmove += 1;
+        if self.mega != [None, None] {
+            self.track_mega(us, from, to);
+        }
+        match m.kind() {
+            MoveKind::Castle => {
+                let side = if to.0 > from.0 { 0 } else { 1 };
+                let rsq = self.castle_rook[cr(us, side)];
+                let (kto, rto) = castle_squares(from, rsq).expect("castle squares");
+                self.take(from);
+                self.take(rsq);
+                self.put(us, CASTLER, kto);
+                self.put(us, PARTNER, rto);
+            }
+            MoveKind::EnPassant => {
+                let victim = Square(if us == Color::White {
+                    to.0 - 8
+                } else {
+                    to.0 + 8
+                });
+                undo.captured = self.take(victim);
+                self.take(from);
+                self.put(us, PAWN, to);
+                self.halfmove = 0;
+            }
+            kind => {
+                let mover = self.take(from);
+                undo.captured = self.take(to);
+                let pt = if kind == MoveKind::Promotion {
+                    m.piece().unwrap_or(QUEEN)
+                } else {
+                    code_type(mover)
+                };
+                self.put(us, pt, to);
+                if undo.captured != 0 || code_type(mover) == PAWN {
+                    self.halfmove = 0;
+                }
+                if kind == MoveKind::PawnPush {
+                    let ep = Square(((from.0 as u16 + to.0 as u16) / 2) as u8);
+                    // Only record a target an enemy pawn could actually capture on.
+                    if tables().pawn_attacks[us.index()][ep.index()] & self.pieces(them, PAWN) != 0
+                    {
+                        self.ep = Some(ep);
+                        self.hash ^= k.ep[(ep.0 % 8) as usize];
+                    }
+                }
+            }
+        }
+        let new_castling =
+            self.castling & self.castle_keep[from.index()] & self.castle_keep[to.index()];
+        if new_castling != self.castling {
+            self.hash ^= k.castle[self.castling as usize] ^ k.castle[new_castling as usize];
+            self.castling = new_castling;
+        }
+        if us == Color::Black {
+            self.fullmove += 1;
+        }
+        self.stm = them;
+        self.hash ^= k.side;
+        self.history.push(undo);
+    }
+
+    /// Moves the mega-knight marks along with a move (before the board changes): the mover's
+    /// mark follows it, a captured mega-knight loses its mark.
+    fn track_mega(&mut self, us: Color, from: Square, to: Square) {
+        let them = !us;
+        if self.mega[them.index()] == Some(to) {
+            self.toggle_mega_key(them);
+            self.mega[them.index()] = None;
+        }
+        if self.mega[us.index()] == Some(from) {
+            self.toggle_mega_key(us);
+            self.mega[us.index()] = Some(to);
+            self.toggle_mega_key(us);
+        }
+    }
+
+    pub(super) fn undo_move(&mut self) {
+        let Some(u) = self.history.pop() else {
+            return;
+        };
+        self.stm = !self.stm;
+        let us = self.stm;
+        if us == Color::Black {
+            self.fullmove -= 1;
+        }
+        let m = u.mv;
+        let (from, to) = (m.from(), m.to());
+        match m.kind() {
+            MoveKind::Pass => {}
+            MoveKind::Castle => {
+                let side = if to.0 > from.0 { 0 } else { 1 };
+                let rsq = self.castle_rook[cr(us, side)];
+                let (kto, rto) = castle_squares(from, rsq).expect("castle squares");
+                self.take(kto);
+                self.take(rto);
+                self.put(us, CASTLER, from);
+                self.put(us, PARTNER, rsq);
+            }
+            MoveKind::EnPassant => {
+                let victim = Square(if us == Color::White {
+                    to.0 - 8
+                } else {
+                    to.0 + 8
+                });
+                self.take(to);
+                self.put(us, PAWN, from);
+                self.put(!us, PAWN, victim);
+            }
+            kind => {
+                let moved = self.take(to);
+                let pt = if kind == MoveKind::Promotion {
+                    PAWN
+                } else {
+                    code_type(moved)
+                };
+                self.put(us, pt, from);
+                if u.captured != 0 {
+                    self.put(code_color(u.captured), code_type(u.captured), to);
+                }
+            }
+        }
+        self.castling = u.castling;
+        self.ep = u.ep;
+        self.halfmove = u.halfmove;
+        self.hash = u.hash;
+        self.mega = u.mega;
+    }
+}
