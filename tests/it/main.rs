@@ -7,7 +7,8 @@
 //! each file's tests did in its own binary). Nothing here changes the process's environment,
 //! working directory or signal handling; what counts memory or connections does so in a child
 //! process or a server of its own, and the tests that start a GUI server take
-//! `gui_session::one_server_at_a_time`.
+//! `gui_session::one_server_at_a_time`. The one process-wide thing is the fuzzers' panic hook,
+//! which counts panics of search threads whichever test started them (`fuzz::count_panics`).
 
 mod protocol_support;
 
