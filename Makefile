@@ -42,13 +42,13 @@ test:
 # Every count of the 126-position suite to its full depth (up to 525M nodes per position),
 # then the start position to DEPTH on one thread as a speed figure.
 perft: build
-	$(CARGO) test --release --test perft_suite -- --ignored --nocapture
+	$(CARGO) test --release --test it perft_suite:: -- --ignored --nocapture
 	$(BIN) perft --variant chess --depth $(DEPTH)
 
 bench: build
 	$(BIN) bench
 
-# docs/reliability.md. The long forms of tests/fuzz.rs and tests/playouts.rs, with a time
+# docs/reliability.md. The long forms of tests/it/fuzz.rs and tests/it/playouts.rs, with a time
 # report per target. Fuzzing uses the test profile (opt-level 3 with overflow checks and debug
 # assertions: an overflow is a finding); the playouts use --release.
 FUZZ_INPUTS ?= 1000000
@@ -56,7 +56,7 @@ PLAYOUT_PLIES ?= 10000000
 TEST_THREADS ?= 2
 
 fuzz:
-	FUZZ_INPUTS=$(FUZZ_INPUTS) $(CARGO) test --test fuzz -- --ignored --nocapture \
+	FUZZ_INPUTS=$(FUZZ_INPUTS) $(CARGO) test --test it fuzz:: -- --ignored --nocapture \
 		--test-threads $(TEST_THREADS)
 
 # The binary fuzzer alone (also part of `make fuzz`): FUZZ_LINES mutated protocol lines per
@@ -64,11 +64,11 @@ fuzz:
 FUZZ_LINES ?= 1000000
 
 fuzz-binary:
-	FUZZ_INPUTS=$(FUZZ_LINES) $(CARGO) test --test fuzz -- --ignored --nocapture \
-		--test-threads 1 long_binary
+	FUZZ_INPUTS=$(FUZZ_LINES) $(CARGO) test --test it -- --ignored --nocapture \
+		--test-threads 1 fuzz::long_binary
 
 playouts:
-	PLAYOUT_PLIES=$(PLAYOUT_PLIES) $(CARGO) test --release --test playouts -- --ignored \
+	PLAYOUT_PLIES=$(PLAYOUT_PLIES) $(CARGO) test --release --test it playouts:: -- --ignored \
 		--nocapture --test-threads $(TEST_THREADS)
 
 # How fast `stop` (UCI) and `?` (XBoard) are answered: 100 searches per variant and protocol

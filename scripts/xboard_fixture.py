@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Turns an XBoard debug log (`xboard -debug -nameOfDebugFile F`, one engine `first`) into a
 protocol fixture (protocol-fixtures/README.md): the GUI side of the session, replayed against
-cellmate by `cargo test --test protocol_fixtures`.
+cellmate by `cargo test --test it protocol_fixtures::`.
 
 - every command XBoard sent (`N >first : CMD`, and the further lines of a multi-line write such
   as `xboard\nprotover 2`) becomes `first> CMD`, except `accepted`/`rejected` (the replay

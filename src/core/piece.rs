@@ -5,7 +5,7 @@
 //! (royalty, promotion, castling, infection, riding, bonding, expansion, shooting, …). The rules
 //! of each variant read these; no variant hard-codes how a piece moves. A bacterium that absorbs
 //! the powers of what it eats is a union of atom lists and power sets. Every power is given to
-//! some piece and read by some generator (`tests/powers.rs` checks both).
+//! some piece and read by some generator (`tests/it/powers.rs` checks both).
 
 use super::bitset::BitSet;
 use super::color::Color;

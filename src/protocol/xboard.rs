@@ -799,7 +799,7 @@ debugging: d (board and state), fen, xbfen (the position as XBoard is shown it, 
 mod tests {
     use super::*;
 
-    /// Found by tests/fuzz.rs: `time`/`otim` with a huge centisecond count overflowed the
+    /// Found by tests/it/fuzz.rs: `time`/`otim` with a huge centisecond count overflowed the
     /// conversion to milliseconds (a panic).
     #[test]
     fn huge_clock_values_are_taken() {

@@ -67,7 +67,7 @@ fn divide_sums_to_perft() {
     assert_eq!(d.iter().map(|x| x.1).sum::<u64>(), 8902);
 }
 
-/// Found by tests/fuzz.rs: a long run of digits in a rank overflowed the counter.
+/// Found by tests/it/fuzz.rs: a long run of digits in a rank overflowed the counter.
 #[test]
 fn long_digit_run_in_a_rank_is_refused() {
     for fen in [
@@ -81,7 +81,7 @@ fn long_digit_run_in_a_rank_is_refused() {
     }
 }
 
-/// Found by tests/fuzz.rs: a four-byte move text with a multi-byte character panicked in the
+/// Found by tests/it/fuzz.rs: a four-byte move text with a multi-byte character panicked in the
 /// king-takes-rook castling reader (a slice inside a character).
 #[test]
 fn non_ascii_four_byte_move_text_is_refused() {

@@ -989,7 +989,7 @@ fn mc_8_a_piece_on_the_second_cells_path_is_pinned() {
     assert_eq!(moves_from(&p, "k2"), sorted(&["k2k3"]));
 }
 
-/// Found by tests/playouts.rs: a Virus infected the upper cell (l4) of an expanded Bacterium
+/// Found by tests/it/playouts.rs: a Virus infected the upper cell (l4) of an expanded Bacterium
 /// (l3–l4). The FEN was right, but reading it copied the lower cell onto the upper one and
 /// dropped the infection from both cells: the piece came back active, giving check, and the
 /// FEN was refused as "White is in check but it is Black's move".

@@ -1,9 +1,7 @@
 //! Bad input, table-driven: each bad line gets exactly one error line in the protocol's own
 //! form, the position is unchanged, and the engine still answers `isready` / `ping`.
 
-mod protocol_support;
-
-use protocol_support::Engine;
+use crate::protocol_support::Engine;
 
 /// A FEN with nine white kings.
 const NINE_KINGS: &str = "KKKKKKKK/K7/8/8/8/8/8/k7 w - - 0 1";

@@ -804,7 +804,7 @@ fn fixture_files() -> Vec<PathBuf> {
 fn replay_every_fixture() {
     let mut files = fixture_files();
     assert!(files.len() >= 15, "fixtures missing: {files:?}");
-    // `FIXTURE=word cargo test --test protocol_fixtures` replays only the files naming `word`.
+    // `FIXTURE=word cargo test --test it protocol_fixtures::` replays only the files naming `word`.
     if let Ok(only) = std::env::var("FIXTURE") {
         files.retain(|p| p.to_string_lossy().contains(&only));
         assert!(!files.is_empty(), "no fixture matches FIXTURE={only}");

@@ -2,8 +2,7 @@
 
 use std::process::{Command, Output, Stdio};
 
-mod protocol_support;
-use protocol_support::Engine;
+use crate::protocol_support::Engine;
 
 fn run(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_cellmate"))

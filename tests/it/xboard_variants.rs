@@ -2,8 +2,7 @@
 //! dialect read back for every legal move of random playouts, bad `usermove`s, Immune Chess
 //! mirrored (Invaders as XBoard's White), and the shadow of XBoard's board.
 
-mod protocol_support;
-
+use crate::protocol_support::Engine;
 use cellmate::core::rng::XorShift as Rng;
 use cellmate::core::{Color, Dialect, MoveKind, Outcome, RankBase, Square};
 use cellmate::variants::{AnyPos, VariantKind};
@@ -11,7 +10,6 @@ use cellmate::xbwire::{
     applied_text, choice, claim, clicks, dialect, fen_from_xboard, geometry, highlight,
     mirror_text, move_text, parse_move, safe_moves, setup_lines, shadow, Clicks, Lifted,
 };
-use protocol_support::Engine;
 
 fn dots(n: usize) -> String {
     ".".repeat(n)

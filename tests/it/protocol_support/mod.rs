@@ -95,15 +95,25 @@ impl Engine {
         }
     }
 
-    /// The engine's peak resident memory so far (`VmHWM`, kB), read from `/proc`.
-    pub fn peak_rss_kb(&self) -> u64 {
+    /// A memory field of the engine's `/proc/PID/status` (`VmHWM`, `VmRSS`: kB).
+    pub fn status_kb(&self, key: &str) -> u64 {
         let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id()))
             .expect("/proc status");
         status
             .lines()
-            .find_map(|l| l.strip_prefix("VmHWM:"))
+            .find_map(|l| l.strip_prefix(key)?.strip_prefix(':'))
             .and_then(|v| v.trim().trim_end_matches(" kB").trim().parse().ok())
-            .expect("VmHWM")
+            .unwrap_or_else(|| panic!("no {key} in /proc status"))
+    }
+
+    /// [`Engine::status_kb`] in MB.
+    pub fn status_mb(&self, key: &str) -> f64 {
+        self.status_kb(key) as f64 / 1024.0
+    }
+
+    /// The engine's peak resident memory so far (`VmHWM`, kB).
+    pub fn peak_rss_kb(&self) -> u64 {
+        self.status_kb("VmHWM")
     }
 
     pub fn send(&mut self, line: &str) {

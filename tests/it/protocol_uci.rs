@@ -1,11 +1,9 @@
 //! UCI against the real binary.
 
-mod protocol_support;
-
 use std::time::Duration;
 
+use crate::protocol_support::{chess_after, is_legal, Engine};
 use cellmate::core::Dialect;
-use protocol_support::{chess_after, is_legal, Engine};
 
 fn bestmove_of(line: &str) -> (String, Option<String>) {
     let t: Vec<&str> = line.split_whitespace().collect();

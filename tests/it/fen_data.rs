@@ -2,10 +2,8 @@
 //! and over UCI; every invalid one is refused with its error, by the rules and over UCI in one
 //! `info string` line, the position left as it was (issue 22, item 4).
 
-mod protocol_support;
-
+use crate::protocol_support::Engine;
 use cellmate::variants::VariantKind;
-use protocol_support::Engine;
 
 fn data(name: &str) -> Vec<String> {
     let path = format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR"));

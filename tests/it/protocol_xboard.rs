@@ -1,11 +1,9 @@
 //! XBoard / CECP v2 against the real binary.
 
-mod protocol_support;
-
 use std::time::Duration;
 
+use crate::protocol_support::{chess_after, is_legal, Engine};
 use cellmate::core::Dialect;
-use protocol_support::{chess_after, is_legal, Engine};
 
 fn handshake(e: &mut Engine) -> Vec<String> {
     e.send("xboard");

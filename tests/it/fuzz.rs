@@ -285,7 +285,10 @@ fn count_panics() {
         let previous = panic::take_hook();
         panic::set_hook(Box::new(move |info| {
             // A panic on a test's own thread fails that test anyway; search threads' panics
-            // would go unseen without this count.
+            // would go unseen without this count. The hook is the process's: beside the
+            // in-process fuzzers it also counts the search threads of the other tests of the
+            // one test binary (tests/it), which is wanted (theirs would go unseen too); the
+            // protocol fuzzers run alone in a child process (`in_limited_child`).
             let name = std::thread::current().name().unwrap_or("").to_string();
             if name.starts_with("search") {
                 PANICS.fetch_add(1, Ordering::SeqCst);
@@ -363,7 +366,7 @@ fn run(name: &str, target: u64, inputs: u64, mut one: impl FnMut(u64, &mut Rng) 
     assert_eq!(
         PANICS.load(Ordering::SeqCst),
         0,
-        "fuzz {name}: a search thread panicked"
+        "fuzz {name}: a search thread of this test process panicked (its message is above)"
     );
 }
 

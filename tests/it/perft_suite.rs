@@ -1,6 +1,6 @@
 //! The standard 126-position perft suite (`tests/data/perftsuite.epd`): every position to every
 //! depth whose node count is at most 1,000,000 in the default run; all depths (up to 525 million
-//! nodes) with `cargo test --release -- --ignored` / `make perft`.
+//! nodes) with `cargo test --release --test it perft_suite:: -- --ignored` / `make perft`.
 
 use cellmate::core::{perft, Variant};
 use cellmate::variants::chess::Chess;
@@ -11,7 +11,7 @@ struct Entry {
 }
 
 fn suite() -> Vec<Entry> {
-    include_str!("data/perftsuite.epd")
+    include_str!("../data/perftsuite.epd")
         .lines()
         .filter(|l| !l.trim().is_empty())
         .map(|line| {

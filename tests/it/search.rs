@@ -423,7 +423,7 @@ fn contempt_scores_draws_for_the_root_side() {
     assert!((-5000..-900).contains(&cp), "{cp}");
 }
 
-/// `cargo test --test search bench_numbers -- --ignored --nocapture`: prints the bench.
+/// `cargo test --test it search::bench_numbers -- --ignored --nocapture`: prints the bench.
 #[test]
 #[ignore]
 fn bench_numbers() {
@@ -435,7 +435,7 @@ fn bench_numbers() {
     println!("bench depth {depth}: {nodes} nodes {nps} nps");
 }
 
-/// `cargo test --test search tactics_sample -- --ignored --nocapture`: a few classic tactics
+/// `cargo test --test it search::tactics_sample -- --ignored --nocapture`: a few classic tactics
 /// (Win At Chess 1-10) at one second each; prints the solved count.
 #[test]
 #[ignore]
