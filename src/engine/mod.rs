@@ -7,6 +7,7 @@
 
 pub mod bench;
 pub mod eval;
+pub mod picker;
 pub mod search;
 pub mod thread;
 pub mod time;

@@ -1,7 +1,7 @@
 //! The searcher: iterative deepening with aspiration windows over a PVS alpha-beta search,
-//! quiescence, transposition table, killer and history move ordering, null-move pruning where
-//! the variant allows it, late-move reductions and a few forward prunings. Lazy SMP: helper
-//! threads search the same root sharing the table.
+//! quiescence, transposition table, moves ordered by a [`super::picker::MovePicker`] (killers,
+//! history), null-move pruning where the variant allows it, late-move reductions and a few
+//! forward prunings. Lazy SMP: helper threads search the same root sharing the table.
 //!
 //! Scores are centipawns from the side to move's view; mates are `±(MATE - plies)`.
 
@@ -10,11 +10,11 @@ use std::sync::OnceLock;
 use std::time::Instant;
 
 use arrayvec::ArrayVec;
-use smallvec::SmallVec;
 
-use crate::core::{Color, Geometry, Move, MoveList, Outcome, Variant, MAX_MOVES};
+use crate::core::{Color, Move, MoveList, Outcome, Variant};
 
 use super::eval::{EvalParams, Evaluate};
+use super::picker::{order_root, MovePicker, OrderTables, Picked};
 use super::thread::spawn_search_scoped;
 use super::time::{elapsed_ms, TimeBudget};
 use super::tt::{Bound, TranspositionTable};
@@ -27,38 +27,7 @@ pub const MAX_PLY: usize = 128;
 pub const QS_MAX: usize = 16;
 /// The same when in check (evasions are searched up to here).
 pub const QS_MAX_IN_CHECK: usize = 24;
-/// The tie-break among moves of equal ordering score, below `1 << HINT_BITS`: the rank of the
-/// from-square, then of the to-square, each counted from the mover's side (a higher rank is
-/// nearer the enemy), then the from- and to-files. It depends only on the squares, seen from
-/// the mover's side, so mirrored positions order their moves alike whatever order the
-/// generator lists them in. Squares off the board (a pass, a drop's origin) count as a1.
-#[inline(always)]
-pub fn advance_hint(m: Move, geo: Geometry, stm: Color) -> i64 {
-    let (w, h) = (geo.width as u32, geo.height as u32);
-    let rel = |sq: u8| -> (i64, i64) {
-        let sq = sq as u32;
-        if sq >= w * h {
-            return (0, 0);
-        }
-        let rank = sq / w;
-        let rank = if stm == Color::White {
-            rank
-        } else {
-            h - 1 - rank
-        };
-        (rank as i64, (w - 1 - sq % w) as i64)
-    };
-    let ((fr, ff), (tr, tf)) = (rel(m.from().0), rel(m.to().0));
-    (fr << 12) | (tr << 8) | (ff << 4) | tf
-}
-
-/// The ordering key of a tactical move above [`SCORE_GOOD_TACTICAL`] or
-/// [`SCORE_BAD_TACTICAL`]: the variant's order, then [`advance_hint`].
-#[inline(always)]
-fn tactical_key<V: Variant>(pos: &V, m: Move, geo: Geometry, stm: Color) -> i64 {
-    ((pos.tactical_order(m) as i64) << HINT_BITS) | advance_hint(m, geo, stm)
-}
-
+pub use super::picker::advance_hint;
 /// Scores at least this far from zero are mates.
 pub const MATE_BOUND: i32 = MATE - 2 * MAX_PLY as i32;
 
@@ -141,16 +110,6 @@ pub(crate) struct RootMove {
     pub seldepth: usize,
 }
 
-/// Ordering scores.
-const SCORE_TT: i64 = 1 << 60;
-const SCORE_GOOD_TACTICAL: i64 = 1 << 56;
-const SCORE_KILLER: i64 = 1 << 52;
-const SCORE_BAD_TACTICAL: i64 = -(1 << 48);
-const HISTORY_MAX: i32 = 16_384;
-/// Moves of equal ordering score (history, or a tactical move's order) are ordered by
-/// [`advance_hint`], kept in the low bits.
-const HINT_BITS: u32 = 16;
-
 /// One search thread.
 pub(crate) struct Worker<'a, V: Evaluate> {
     id: usize,
@@ -159,8 +118,8 @@ pub(crate) struct Worker<'a, V: Evaluate> {
     pub nodes: u64,
     seldepth: usize,
     stopped: bool,
-    killers: Vec<[Move; 2]>,
-    history: Vec<i32>,
+    /// Killers and history, for the move pickers.
+    order: OrderTables,
     pv: Vec<[Move; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 1],
     evals: [i32; MAX_PLY + 1],
@@ -189,16 +148,7 @@ impl<'a, V: Evaluate> Worker<'a, V> {
                 seldepth: 0,
             })
             .collect();
-        // The first iteration's order, kept among moves that score alike later: tactical
-        // moves by their order, then quiet ones by advance, alike for both colours.
-        let (geo, stm) = (pos.geometry(), pos.side_to_move());
-        root_moves.sort_by_key(|r| {
-            std::cmp::Reverse(if pos.is_tactical(r.mv) {
-                SCORE_GOOD_TACTICAL + tactical_key(pos, r.mv, geo, stm)
-            } else {
-                advance_hint(r.mv, geo, stm)
-            })
-        });
+        order_root(pos, &mut root_moves, |r| r.mv);
         Worker {
             id,
             pos: pos.clone(),
@@ -206,38 +156,15 @@ impl<'a, V: Evaluate> Worker<'a, V> {
             nodes: 0,
             seldepth: 0,
             stopped: false,
-            killers: vec![[Move::NONE; 2]; MAX_PLY + 2],
-            history: vec![0; 2 * 65_536],
+            order: OrderTables::new(MAX_PLY + 2),
             pv: vec![[Move::NONE; MAX_PLY + 1]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 1],
             evals: [0; MAX_PLY + 1],
             null_before: [false; MAX_PLY + 1],
             root_moves,
-            root_side: stm,
+            root_side: pos.side_to_move(),
             completed: None,
         }
-    }
-
-    #[inline(always)]
-    fn history_index(&self, m: Move) -> usize {
-        (self.pos.side_to_move().index() << 16) | ((m.from().0 as usize) << 8) | m.to().0 as usize
-    }
-
-    /// The ordering score of a quiet move: its history, then (on equal history, as at the
-    /// start of every search) the most advanced piece first and its most forward move first,
-    /// each counted from the mover's own side ([`advance_hint`]). Without the second key equal
-    /// scores kept the generator's square order — a1 upward — which is White's back rank
-    /// first but Black's front rank first, and late-move pruning then looked at different
-    /// moves for the two colours in mirrored positions.
-    #[inline(always)]
-    fn quiet_score(&self, m: Move, geo: Geometry, stm: Color) -> i64 {
-        ((self.history[self.history_index(m)] as i64) << HINT_BITS) | advance_hint(m, geo, stm)
-    }
-
-    fn update_history(&mut self, m: Move, bonus: i32) {
-        let i = self.history_index(m);
-        let h = &mut self.history[i];
-        *h += bonus - *h * bonus.abs() / HISTORY_MAX;
     }
 
     /// Whether to stop now: stop flag, abort, hard time and node limits (checked every 1024
@@ -557,55 +484,19 @@ impl<'a, V: Evaluate> Worker<'a, V> {
             depth -= 1;
         }
 
-        let mut list = MoveList::new();
-        self.pos.legal_moves(&mut list);
-        if list.is_empty() {
+        let mut picker = MovePicker::new();
+        picker.fill(&self.pos, tt_move, ply, &self.order);
+        if picker.is_empty() {
             return no_legal_move_score(&self.pos, ply, self.draw_score());
         }
-        // One score per move, as long as the move list (on the heap beyond MAX_MOVES).
-        let mut scores: SmallVec<[i64; MAX_MOVES]> = SmallVec::new();
-        let killers = self.killers[ply];
-        let (geo, stm) = (self.pos.geometry(), self.pos.side_to_move());
-        for &m in &list {
-            let s = if m == tt_move {
-                SCORE_TT
-            } else if self.pos.is_tactical(m) {
-                let o = tactical_key(&self.pos, m, geo, stm);
-                if self.pos.see_ge(m, 0) {
-                    SCORE_GOOD_TACTICAL + o
-                } else {
-                    SCORE_BAD_TACTICAL + o
-                }
-            } else if m == killers[0] {
-                SCORE_KILLER
-            } else if m == killers[1] {
-                SCORE_KILLER - 1
-            } else {
-                self.quiet_score(m, geo, stm)
-            };
-            scores.push(s);
-        }
-
-        // Plain slices for the selection sort: no heap-or-stack test on every index.
-        let (list, scores) = (list.as_mut_slice(), scores.as_mut_slice());
         let lmr = lmr_table();
         let mut best = -INF;
         let mut best_move = Move::NONE;
         let mut move_count = 0;
         let mut quiets_tried: ArrayVec<Move, 64> = ArrayVec::new();
         let orig_alpha = alpha;
-        for n in 0..list.len() {
-            // Selection sort: the best remaining move.
-            let mut bi = n;
-            for j in n + 1..list.len() {
-                if scores[j] > scores[bi] {
-                    bi = j;
-                }
-            }
-            list.swap(n, bi);
-            scores.swap(n, bi);
-            let m = list[n];
-            let ms = scores[n];
+        while let Some(picked) = picker.next() {
+            let m = picked.mv;
             let tactical = self.pos.is_tactical(m);
             let quiet = !tactical;
 
@@ -645,10 +536,10 @@ impl<'a, V: Evaluate> Worker<'a, V> {
                 if depth >= 3 && move_count > 1 + pv_node as i32 && quiet && !gives_check {
                     r = lmr[depth.min(63) as usize][move_count.min(63) as usize] as i32;
                     r -= pv_node as i32;
-                    r -= (ms >= SCORE_KILLER - 1) as i32;
+                    r -= picked.before_history() as i32;
                     r += !improving as i32;
-                    if ms < SCORE_KILLER - 1 {
-                        r -= ((ms >> HINT_BITS) / 6000).clamp(-2, 2) as i32;
+                    if !picked.before_history() {
+                        r -= (picked.history() / 6000).clamp(-2, 2);
                     }
                     r = r.clamp(0, new_depth - 1);
                 }
@@ -673,15 +564,9 @@ impl<'a, V: Evaluate> Worker<'a, V> {
                     self.update_pv(ply, m);
                     if score >= beta {
                         if quiet {
-                            if self.killers[ply][0] != m {
-                                self.killers[ply][1] = self.killers[ply][0];
-                                self.killers[ply][0] = m;
-                            }
                             let bonus = (depth * depth).min(1200) * 4;
-                            self.update_history(m, bonus);
-                            for &q in &quiets_tried {
-                                self.update_history(q, -bonus);
-                            }
+                            let stm = self.pos.side_to_move();
+                            self.order.cutoff(ply, stm, m, &quiets_tried, bonus);
                         }
                         break;
                     }
@@ -772,34 +657,13 @@ impl<'a, V: Evaluate> Worker<'a, V> {
         }
         let orig_alpha = alpha;
 
-        let mut list = MoveList::new();
-        self.pos.legal_moves(&mut list);
-        if in_check && list.is_empty() {
+        let mut picker = MovePicker::new();
+        picker.fill_quiescence(&self.pos, tt_move, in_check, &self.order);
+        if in_check && picker.is_empty() {
             return no_legal_move_score(&self.pos, ply, self.draw_score());
         }
-        let mut moves: SmallVec<[(Move, i64); MAX_MOVES]> = SmallVec::new();
-        let (geo, stm) = (self.pos.geometry(), self.pos.side_to_move());
-        for &m in &list {
-            if m == tt_move && (in_check || self.pos.is_tactical(m)) {
-                moves.push((m, SCORE_TT));
-            } else if self.pos.is_tactical(m) {
-                let o = tactical_key(&self.pos, m, geo, stm);
-                moves.push((m, SCORE_GOOD_TACTICAL + o));
-            } else if in_check {
-                moves.push((m, self.quiet_score(m, geo, stm)));
-            }
-        }
-        let moves = moves.as_mut_slice();
         let mut best_move = Move::NONE;
-        for n in 0..moves.len() {
-            let mut bi = n;
-            for j in n + 1..moves.len() {
-                if moves[j].1 > moves[bi].1 {
-                    bi = j;
-                }
-            }
-            moves.swap(n, bi);
-            let m = moves[n].0;
+        while let Some(Picked { mv: m, .. }) = picker.next() {
             if !in_check && !self.pos.see_ge(m, 0) {
                 continue;
             }

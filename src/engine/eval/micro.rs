@@ -1,6 +1,10 @@
 //! Evaluation of Microorganism Chess: material with the hidden state priced in — a
 //! Bacterium's absorbed powers, walls, expansion, riders, pending infections — plus the
-//! advance of red blood cells, and mobility.
+//! advance of red blood cells, the Neurons' shelter and mobility.
+//!
+//! [`tally`] finds a position's [`Feature`]s once; the evaluation weighs each by its
+//! [`Feature::weight`] from the [`MicroParams`], and `cellmate tune` counts those of
+//! [`FEATURE_TABLE`] from the same tally, so the two cannot drift apart.
 
 use crate::core::{BitSet, Color, Square, Variant};
 use crate::variants::micro::{
@@ -139,64 +143,15 @@ fn parse_values<const N: usize>(text: &str) -> Result<[i32; N], String> {
 }
 
 impl Evaluate for Micro {
+    /// The features [`tally`] finds, each times its [`Feature::weight`], White's minus
+    /// Black's.
     fn evaluate_with(&self, params: &EvalParams) -> i32 {
-        let p = &params.micro;
-        let mut score = [0i32; 2];
-        let occ = self.occupied();
-        for sq in occ.squares() {
-            let c = self.cell(sq);
-            let side = c.color as usize;
-            if c.has(EXPANDED) && c.partner < sq.0 {
-                continue; // counted on the lower cell
-            }
-            let host = p.piece_value(c.kind, c.absorbed);
-            let mut v = host;
-            if c.has(EXPANDED) {
-                v += p.term(EXPAND);
-            }
-            if c.has(BONDED) {
-                v += p.term(BOND);
-            }
-            if c.has(INFECTED) {
-                // Lost to its infector at the hatch (MC-11): counted for the other side below.
-                v = 0;
-            }
-            if c.kind == RBC {
-                let rank = (sq.0 / 16) as i32;
-                let adv = if side == 0 { rank - 1 } else { 14 - rank };
-                v += adv * adv * p.term(ADVANCE) / 49;
-            }
-            score[side] += v;
-            if let Some(r) = c.rider {
-                // A rider may kill its host whenever it likes (MC-12).
-                let ri = r.color as usize;
-                score[ri] += p.piece_value(r.kind, r.absorbed);
-                if ri != side {
-                    score[ri] += host * p.term(RIDE) / 100;
-                }
-            }
-        }
-        for inf in self.infections() {
-            // The infector returns with a second Virus and the victim goes (MC-11).
-            let owner = inf.carrier.color as usize;
-            let victim = self.cell(inf.victim);
-            score[owner] += p.piece_value(inf.carrier.kind, inf.carrier.absorbed)
-                + p.value(VIRUS)
-                + p.piece_value(victim.kind, victim.absorbed) * p.term(INFECT) / 100;
-        }
-        // Mobility: the squares the officers reach (measured by `cellmate tune`: about 5 cp a
-        // square; docs/strength.md).
-        for color in Color::BOTH {
-            score[color.index()] += MOBILITY * mobility(self, color);
-        }
-        // Keep the Neuron sheltered: friendly pieces around it.
-        for color in Color::BOTH {
-            if let Some(n) = self.neuron(color) {
-                let around = king_ring(n) & self.color_set(color);
-                score[color.index()] += p.term(SHELTER) * around.count() as i32 / 8;
-            }
-        }
-        let white = score[0] - score[1];
+        let mut sum = Weighted {
+            params: &params.micro,
+            score: [0; 2],
+        };
+        tally(self, &mut sum);
+        let white = sum.score[0] - sum.score[1];
         if self.side_to_move() == Color::White {
             white
         } else {
@@ -205,22 +160,150 @@ impl Evaluate for Micro {
     }
 }
 
-/// What one of the evaluation's features counts (White's minus Black's).
+/// One of the evaluation's features: something a side has, worth [`Feature::weight`] each.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Feature {
-    /// Pieces of a type, riders and returning infectors included, infected victims not:
-    /// measures [`VALUE`].
+    /// A piece of a type, riders and returning infectors included, infected victims not:
+    /// [`VALUE`].
     Piece(u8),
-    /// Bacteria that have absorbed a type's gift: measures [`GIFT`].
+    /// A Bacterium's absorbed gift of a type: [`GIFT`].
     Gift(u8),
-    /// Pending infections (the second Virus the infector brings back, MC-11).
+    /// A pending infection: the second Virus the infector brings back (MC-11), a Virus's
+    /// value.
     Infection,
-    /// The squares the officers reach ([`mobility`]): measures [`MOBILITY`].
+    /// A square an officer reaches ([`mobility`]): [`MOBILITY`].
     Mobility,
+    /// An expanded piece, not infected (MC-8): the `expand` term.
+    Expanded,
+    /// A wall member, not infected (MC-10): the `bond` term.
+    Bonded,
+    /// A red blood cell this many steps on (infected or not): the `advance` term times the
+    /// square of its steps over 49.
+    Advance(u8),
+    /// The Neuron with this many of the eight squares around it held by its own side: the
+    /// `shelter` term times them over 8.
+    Shelter(u8),
+    /// An enemy rider's host, of this type with these gifts (MC-12): the `ride` share of the
+    /// host's value.
+    Ridden(u8, u16),
+    /// A pending infection's victim, of this type with these gifts (MC-11): the `infect`
+    /// share of the victim's value.
+    Victim(u8, u16),
 }
 
-/// The evaluation's features, for `cellmate tune`: every type but the Neuron, the six gifts,
-/// pending infections and mobility (the one feature that is not material, last).
+impl Feature {
+    /// What one of this feature is worth, in centipawns, with these parameters.
+    #[inline(always)]
+    pub fn weight(self, p: &MicroParams) -> i32 {
+        match self {
+            Feature::Piece(t) => p.value(t),
+            Feature::Gift(t) => p.gifts[t as usize],
+            Feature::Infection => p.value(VIRUS),
+            Feature::Mobility => MOBILITY,
+            Feature::Expanded => p.term(EXPAND),
+            Feature::Bonded => p.term(BOND),
+            Feature::Advance(steps) => {
+                let steps = steps as i32;
+                steps * steps * p.term(ADVANCE) / 49
+            }
+            Feature::Shelter(n) => p.term(SHELTER) * n as i32 / 8,
+            Feature::Ridden(t, absorbed) => p.piece_value(t, absorbed) * p.term(RIDE) / 100,
+            Feature::Victim(t, absorbed) => p.piece_value(t, absorbed) * p.term(INFECT) / 100,
+        }
+    }
+}
+
+/// Where [`tally`] puts the features it finds: the evaluation weighs them, `cellmate tune`
+/// counts them.
+pub trait Tally {
+    /// `color` (0 White, 1 Black) has `n` of feature `f`.
+    fn add(&mut self, color: u8, f: Feature, n: i32);
+}
+
+/// The evaluation's tally: each side's features times their weights.
+struct Weighted<'a> {
+    params: &'a MicroParams,
+    score: [i32; 2],
+}
+
+impl Tally for Weighted<'_> {
+    #[inline(always)]
+    fn add(&mut self, color: u8, f: Feature, n: i32) {
+        self.score[color as usize] += n * f.weight(self.params);
+    }
+}
+
+/// Every feature of the position, each once: material with the hidden state (gifts, walls,
+/// expansions, riders, pending infections), red blood cells' advance, mobility and the
+/// Neurons' shelter.
+#[inline(always)]
+pub fn tally<T: Tally>(pos: &Micro, t: &mut T) {
+    // A piece with its gifts.
+    let piece = |t: &mut T, color: u8, kind: u8, absorbed: u16| {
+        t.add(color, Feature::Piece(kind), 1);
+        if kind == BACTERIUM {
+            for g in 0..TYPES as u8 {
+                if absorbed & (1 << g) != 0 {
+                    t.add(color, Feature::Gift(g), 1);
+                }
+            }
+        }
+    };
+    for sq in pos.occupied().squares() {
+        let c = pos.cell(sq);
+        if c.has(EXPANDED) && c.partner < sq.0 {
+            continue; // counted on the lower cell
+        }
+        if !c.has(INFECTED) {
+            // An infected piece is lost to its infector at the hatch (MC-11): counted for the
+            // other side with the infection.
+            piece(t, c.color, c.kind, c.absorbed);
+            if c.has(EXPANDED) {
+                t.add(c.color, Feature::Expanded, 1);
+            }
+            if c.has(BONDED) {
+                t.add(c.color, Feature::Bonded, 1);
+            }
+        }
+        if c.kind == RBC {
+            let rank = (sq.0 / 16) as i32;
+            let adv = if c.color == 0 { rank - 1 } else { 14 - rank };
+            t.add(c.color, Feature::Advance(adv.unsigned_abs() as u8), 1);
+        }
+        if let Some(r) = c.rider {
+            // A rider may kill its host whenever it likes (MC-12).
+            piece(t, r.color, r.kind, r.absorbed);
+            if r.color != c.color {
+                t.add(r.color, Feature::Ridden(c.kind, c.absorbed), 1);
+            }
+        }
+    }
+    for inf in pos.infections() {
+        // The infector returns with a second Virus and the victim goes (MC-11).
+        let (carrier, victim) = (&inf.carrier, pos.cell(inf.victim));
+        piece(t, carrier.color, carrier.kind, carrier.absorbed);
+        t.add(carrier.color, Feature::Infection, 1);
+        t.add(
+            carrier.color,
+            Feature::Victim(victim.kind, victim.absorbed),
+            1,
+        );
+    }
+    for color in Color::BOTH {
+        // Mobility: the squares the officers reach (measured by `cellmate tune`: about 5 cp a
+        // square; docs/strength.md).
+        t.add(color as u8, Feature::Mobility, mobility(pos, color));
+        // Keep the Neuron sheltered: friendly pieces around it.
+        if let Some(n) = pos.neuron(color) {
+            let around = king_ring(n) & pos.color_set(color);
+            t.add(color as u8, Feature::Shelter(around.count() as u8), 1);
+        }
+    }
+}
+
+/// The features `cellmate tune` fits, of those [`tally`] finds: every type but the Neuron,
+/// the six gifts that add something, pending infections and mobility (the one feature that is
+/// not material, last). The others keep their parameters' weights.
 pub const FEATURE_TABLE: [(&str, Feature); 16] = [
     ("red blood cell", Feature::Piece(RBC)),
     ("white blood cell", Feature::Piece(WBC)),
@@ -265,11 +348,36 @@ const FEATURE_INDEX: FeatureIndex = {
             Feature::Gift(t) => ix.gift[t as usize] = Some(i),
             Feature::Infection => ix.infection = i,
             Feature::Mobility => ix.mobility = i,
+            _ => panic!("a feature the tuner does not count"),
         }
         i += 1;
     }
     ix
 };
+
+impl FeatureIndex {
+    /// The row of [`FEATURE_TABLE`] counting `f`, if any.
+    fn row(&self, f: Feature) -> Option<usize> {
+        match f {
+            Feature::Piece(t) => self.piece[t as usize],
+            Feature::Gift(t) => self.gift[t as usize],
+            Feature::Infection => Some(self.infection),
+            Feature::Mobility => Some(self.mobility),
+            _ => None,
+        }
+    }
+}
+
+/// The tuner's tally: White's count minus Black's of each feature of [`FEATURE_TABLE`].
+struct Counts(Vec<f64>);
+
+impl Tally for Counts {
+    fn add(&mut self, color: u8, f: Feature, n: i32) {
+        if let Some(i) = FEATURE_INDEX.row(f) {
+            self.0[i] += if color == 0 { n as f64 } else { -n as f64 };
+        }
+    }
+}
 
 impl Features for Micro {
     const FEATURES: FeatureList = FeatureList {
@@ -280,40 +388,9 @@ impl Features for Micro {
     };
 
     fn features(&self) -> Vec<f64> {
-        let ix = &FEATURE_INDEX;
-        let mut x = vec![0.0; FEATURE_TABLE.len()];
-        let add = |kind: u8, color: u8, absorbed: u16, x: &mut Vec<f64>| {
-            let s = if color == 0 { 1.0 } else { -1.0 };
-            if let Some(i) = ix.piece[kind as usize] {
-                x[i] += s;
-            }
-            if kind == BACTERIUM {
-                for (t, g) in ix.gift.iter().enumerate() {
-                    if let (Some(i), true) = (g, absorbed & (1 << t) != 0) {
-                        x[*i] += s;
-                    }
-                }
-            }
-        };
-        for sq in self.occupied().squares() {
-            let c = self.cell(sq);
-            if c.has(EXPANDED) && c.partner < sq.0 {
-                continue;
-            }
-            if let Some(r) = c.rider {
-                add(r.kind, r.color, r.absorbed, &mut x);
-            }
-            if !c.has(INFECTED) {
-                add(c.kind, c.color, c.absorbed, &mut x);
-            }
-        }
-        for inf in self.infections() {
-            let c = inf.carrier;
-            add(c.kind, c.color, c.absorbed, &mut x);
-            x[ix.infection] += if c.color == 0 { 1.0 } else { -1.0 };
-        }
-        x[ix.mobility] = (mobility(self, Color::White) - mobility(self, Color::Black)) as f64;
-        x
+        let mut x = Counts(vec![0.0; FEATURE_TABLE.len()]);
+        tally(self, &mut x);
+        x.0
     }
 }
 
@@ -450,6 +527,115 @@ mod tests {
         assert_eq!(odds.evaluate(), odds.evaluate_with(&EvalParams::DEFAULT));
         assert!(params.micro.set_values("1:2:3").is_err());
         assert_eq!(params.micro.values[WBC as usize], VALUE[WBC as usize] + 100);
+    }
+
+    /// Positions of every kind of hidden state: each Microorganism FEN of
+    /// `tests/data/fen-valid.txt` (walls, a rider, an expanded pair, gifts, an infection) and
+    /// the start, and the positions of seeded random games from each.
+    fn sample_positions() -> Vec<Micro> {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/fen-valid.txt");
+        let data = std::fs::read_to_string(path).expect(path);
+        let starts: Vec<Micro> = data
+            .lines()
+            .filter_map(|l| l.strip_prefix("microorganism "))
+            .map(|fen| Micro::from_fen(fen).expect(fen))
+            .chain([Micro::startpos()])
+            .collect();
+        assert!(starts.len() >= 6, "{path}");
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let mut random = move |n: usize| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x % n as u64) as usize
+        };
+        let mut out = Vec::new();
+        for start in starts {
+            for _ in 0..4 {
+                let mut pos = start.clone();
+                out.push(pos.clone());
+                for _ in 0..150 {
+                    let mut list = crate::core::MoveList::new();
+                    pos.legal_moves(&mut list);
+                    if list.is_empty() {
+                        break;
+                    }
+                    pos.make_move(list[random(list.len())]);
+                    out.push(pos.clone());
+                }
+            }
+        }
+        out
+    }
+
+    /// A tally of every feature found, for comparing with the evaluation.
+    struct Found(Vec<(u8, Feature, i32)>);
+
+    impl Tally for Found {
+        fn add(&mut self, color: u8, f: Feature, n: i32) {
+            self.0.push((color, f, n));
+        }
+    }
+
+    /// Parameters drawn from a seed: values and gifts within ±1200, terms within ±150.
+    fn random_params(seed: u64) -> MicroParams {
+        let mut x = seed | 1;
+        let mut next = |range: i32| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x % (2 * range as u64 + 1)) as i32 - range
+        };
+        MicroParams {
+            values: std::array::from_fn(|_| next(1200)),
+            gifts: std::array::from_fn(|_| next(1200)),
+            terms: std::array::from_fn(|_| next(150)),
+        }
+    }
+
+    /// The evaluation is the dot product of the features found and their weights, with any
+    /// parameters; the tuner's feature vector counts the same features. Every kind of
+    /// feature occurs in the sample.
+    #[test]
+    fn evaluation_is_features_times_weights() {
+        let positions = sample_positions();
+        assert!(positions.len() > 3000, "{}", positions.len());
+        let params: Vec<MicroParams> = [MicroParams::DEFAULT]
+            .into_iter()
+            .chain((1..6).map(random_params))
+            .collect();
+        let mut kinds = std::collections::HashSet::new();
+        for pos in &positions {
+            let mut found = Found(Vec::new());
+            tally(pos, &mut found);
+            let stm = if pos.side_to_move() == Color::White {
+                1
+            } else {
+                -1
+            };
+            let side = |color: u8| if color == 0 { 1 } else { -1 };
+            for p in &params {
+                let dot: i32 = found
+                    .0
+                    .iter()
+                    .map(|&(c, f, n)| side(c) * n * f.weight(p))
+                    .sum();
+                let eval = pos.evaluate_with(&EvalParams { micro: *p });
+                assert_eq!(eval, stm * dot, "{} with {p:?}", pos.fen());
+            }
+            let x = pos.features();
+            for (i, &(name, f)) in FEATURE_TABLE.iter().enumerate() {
+                let n: i32 = found
+                    .0
+                    .iter()
+                    .filter(|e| e.1 == f)
+                    .map(|e| side(e.0) * e.2)
+                    .sum();
+                assert_eq!(x[i], n as f64, "{name} in {}", pos.fen());
+            }
+            kinds.extend(found.0.iter().map(|e| std::mem::discriminant(&e.1)));
+        }
+        assert_eq!(kinds.len(), 10, "every kind of feature occurs");
     }
 
     /// The feature list and a position's vector agree in length; mobility is the one
