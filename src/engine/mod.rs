@@ -8,6 +8,7 @@
 pub mod bench;
 pub mod eval;
 pub mod picker;
+pub mod score;
 pub mod search;
 pub mod thread;
 pub mod time;

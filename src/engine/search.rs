@@ -15,21 +15,17 @@ use crate::core::{Color, Move, MoveList, Outcome, Variant};
 
 use super::eval::{EvalParams, Evaluate};
 use super::picker::{order_root, MovePicker, OrderTables, Picked};
+use super::score::{to_score, INF, MATE, MATE_BOUND, MAX_PLY};
 use super::thread::spawn_search_scoped;
 use super::time::{elapsed_ms, TimeBudget};
 use super::tt::{Bound, TranspositionTable};
-use super::{Control, Info, Limits, Score, SearchResult};
+use super::{Control, Info, Limits, SearchResult};
 
-pub const INF: i32 = 32_000;
-pub const MATE: i32 = 31_000;
-pub const MAX_PLY: usize = 128;
 /// Quiescence plies below the horizon after which the static evaluation stands.
 pub const QS_MAX: usize = 16;
 /// The same when in check (evasions are searched up to here).
 pub const QS_MAX_IN_CHECK: usize = 24;
 pub use super::picker::advance_hint;
-/// Scores at least this far from zero are mates.
-pub const MATE_BOUND: i32 = MATE - 2 * MAX_PLY as i32;
 
 /// The score of a node whose side to move has no legal move, `ply` plies from the root;
 /// `draw` is what a draw scores for the side to move (see `Worker::draw_score`).
@@ -45,17 +41,6 @@ pub fn no_legal_move_score<V: Variant>(pos: &V, ply: usize, draw: i32) -> i32 {
         Some(Outcome::Draw { .. }) => draw,
         None if pos.in_check() => -MATE + ply as i32,
         None => draw,
-    }
-}
-
-/// An internal score as a protocol score.
-pub fn to_score(s: i32) -> Score {
-    if s >= MATE_BOUND {
-        Score::Mate((MATE - s + 1) / 2)
-    } else if s <= -MATE_BOUND {
-        Score::Mate(-(MATE + s) / 2)
-    } else {
-        Score::Cp(s)
     }
 }
 

@@ -4,6 +4,18 @@
 use std::io;
 use std::thread::{Builder, JoinHandle, Scope, ScopedJoinHandle};
 
+/// The cap of [`max_threads`] on any machine.
+pub const MAX_THREADS: usize = 256;
+
+/// The most search threads one search may use: one per logical CPU of this machine, and never
+/// more than 256. More threads than CPUs gain nothing, and with them `stop` waited for every
+/// thread to be scheduled again (256 threads on 2 cores: 5.1 s; issue 23).
+pub fn max_threads() -> usize {
+    std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .clamp(1, MAX_THREADS)
+}
+
 /// Stack size of a search thread.
 pub const SEARCH_STACK: usize = 64 << 20;
 

@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::core::Move;
 
-use super::search::MATE_BOUND;
+use super::score::MATE_BOUND;
 
 /// What a stored score says about the true score.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
@@ -291,7 +291,7 @@ mod tests {
     #[test]
     fn mate_scores_are_rebased_by_ply() {
         let tt = TranspositionTable::new(1);
-        let mate_in_3_plies_from_ply_5 = super::super::search::MATE - 8;
+        let mate_in_3_plies_from_ply_5 = super::super::score::MATE - 8;
         tt.store(
             42,
             Move::NONE,
@@ -302,7 +302,7 @@ mod tests {
         );
         // Seen from ply 1 the same node is 3 plies from mate: MATE - 4.
         let hit = tt.probe(42, 1).unwrap();
-        assert_eq!(hit.score, super::super::search::MATE - 4);
+        assert_eq!(hit.score, super::super::score::MATE - 4);
     }
 
     #[test]

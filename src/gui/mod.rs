@@ -307,7 +307,7 @@ impl Default for Config {
             allow_origins: Vec::new(),
             max_connections: MAX_CONNECTIONS,
             idle_timeout: IDLE_TIMEOUT,
-            workers: crate::protocol::options::threads().max as usize,
+            workers: crate::engine::thread::max_threads(),
             hash_mb: HASH_MB,
             eval: crate::engine::eval::EvalParams::DEFAULT,
         }

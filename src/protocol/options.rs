@@ -4,6 +4,7 @@
 use thiserror::Error;
 
 use crate::engine::eval::EvalParams;
+use crate::engine::thread::{max_threads, MAX_THREADS};
 use crate::variants::VariantKind;
 
 /// A numeric option's range.
@@ -25,17 +26,14 @@ pub const THREADS: Spin = Spin {
     name: "Threads",
     default: 1,
     min: 1,
-    max: 256,
+    max: MAX_THREADS as i64,
 };
 
-/// The `Threads` option as offered: at most one search thread per logical CPU of this
-/// machine (and never more than 256). More threads than CPUs gain nothing, and with them
-/// `stop` waited for every thread to be scheduled again (`Threads 256` on 2 cores: 5.1 s);
-/// within the cap `stop` and `?` are answered within milliseconds (issue 23).
+/// The `Threads` option as offered: at most one search thread per logical CPU of this machine
+/// ([`max_threads`], issue 23).
 pub fn threads() -> Spin {
-    let cpus = std::thread::available_parallelism().map_or(1, |n| n.get()) as i64;
     Spin {
-        max: cpus.clamp(1, THREADS.max),
+        max: max_threads() as i64,
         ..THREADS
     }
 }
