@@ -35,6 +35,19 @@ pub struct Geometry {
 
 pub const MAX_SIDE: u8 = 16;
 
+/// The eight steps of a king, in a fixed order: the orthogonal ones, then the diagonal ones
+/// (Microorganism Chess numbers an expanded amoeba's partner by its index here).
+pub const KING_STEPS: [(i32, i32); 8] = [
+    (1, 0),
+    (-1, 0),
+    (0, 1),
+    (0, -1),
+    (1, 1),
+    (-1, 1),
+    (1, -1),
+    (-1, -1),
+];
+
 impl Geometry {
     /// A board of `width` files and `height` ranks, each 1..=16.
     pub fn new(width: u8, height: u8) -> Option<Geometry> {

@@ -19,12 +19,14 @@
 pub mod shadow;
 
 use crate::core::fen::mirror_placement;
+use crate::core::geometry::KING_STEPS;
+use crate::core::view::{Badge, SquareView};
 use crate::core::{
     Color, Dialect, Geometry, Move, MoveError, MoveKind, Outcome, RankBase, Square, Variant,
 };
-use crate::variants::micro::{self, Micro};
 use crate::variants::{AnyPos, VariantKind};
 use shadow::Shadow;
+use std::cell::OnceCell;
 
 /// XBoard's internal piece types per colour (`WhitePawn` … `WhiteKing` in 4.9.1).
 const SLOTS: usize = 66;
@@ -359,7 +361,7 @@ fn empty_square(
         }
         return None;
     }
-    for (dx, dy) in micro::DIRS {
+    for (dx, dy) in KING_STEPS {
         if let Some(s) = g.offset(from, dx, dy) {
             if !occupied(s) {
                 return Some(s);
@@ -376,29 +378,68 @@ fn out_and_back(g: Geometry, from: Square, via: Square, d: Dialect, suffix: &str
     format!("{f}{v},{v}{f}{suffix}")
 }
 
-/// The XBoard spelling of a Microorganism move, and whether XBoard's board stays right (every
-/// square the engine may later move from keeps a piece of the right colour) after it.
-fn micro_text(p: &Micro, m: Move, d: Dialect) -> (String, bool) {
+/// The squares of a position as its picture shows them (`describe()`), by square index: what
+/// the spelling of a fairy move needs to know of the board, read through the rules' own view.
+struct Squares {
+    cells: Vec<Option<SquareView>>,
+}
+
+impl Squares {
+    fn of<V: Variant>(p: &V) -> Squares {
+        let view = p.describe();
+        let mut cells = vec![None; view.width as usize * view.height as usize];
+        for sv in view.squares {
+            let i = sv.rank as usize * view.width as usize + sv.file as usize;
+            cells[i] = Some(sv);
+        }
+        Squares { cells }
+    }
+    fn at(&self, s: Square) -> Option<&SquareView> {
+        self.cells.get(s.0 as usize).and_then(|c| c.as_ref())
+    }
+    fn occupied(&self, s: Square) -> bool {
+        self.at(s).is_some()
+    }
+    fn color(&self, s: Square) -> Option<Color> {
+        self.at(s).map(|v| v.piece.color)
+    }
+    fn rider_color(&self, s: Square) -> Option<Color> {
+        self.at(s)?.badges.iter().find_map(|b| match b {
+            Badge::Rider { rider, .. } => Some(rider.color),
+            _ => None,
+        })
+    }
+    fn expanded(&self, s: Square) -> bool {
+        self.at(s)
+            .is_some_and(|v| v.badges.iter().any(|b| matches!(b, Badge::Expanded { .. })))
+    }
+}
+
+/// The XBoard spelling of a move of a variant with hatches, rides, kills, bonds and expansions
+/// (Microorganism Chess), and whether XBoard's board stays right (every square the engine may
+/// later move from keeps a piece of the right colour) after it. Reads the rules only through
+/// the [`Variant`] trait and the position's picture.
+fn fairy_text<V: Variant>(p: &V, board: &OnceCell<Squares>, m: Move, d: Dialect) -> (String, bool) {
     let g = p.geometry();
-    let occ = |s: Square| !p.cell(s).is_empty();
     let from = m.from();
     let to = m.to();
-    let c = *p.cell(from);
     let rules = p.move_text(m, d);
+    let sq = || board.get_or_init(|| Squares::of(p));
+    let occ = |s: Square| sq().occupied(s);
     match m.kind() {
         // The glyph on the victim's square (left there by the infection) goes to the new virus's
         // square as a Virus; XBoard cannot also show the virus back on the victim's square.
         MoveKind::Hatch if to != from => {
             (format!("{}{}v", name(g, from, d), name(g, to, d)), false)
         }
-        MoveKind::Hatch => match empty_square(free_of_targets(p, from), g, from, None) {
+        MoveKind::Hatch => match empty_square(free_of_targets(p, sq(), from), g, from, None) {
             Some(z) => (out_and_back(g, from, z, d, "v"), true),
             None => (rules, false),
         },
         // XBoard already shows the rider on the host's square: re-type it in place.
         MoveKind::Kill => {
-            let own_host = c.color == p.cell(from).rider.map_or(c.color, |r| r.color);
-            match empty_square(free_of_targets(p, from), g, from, None) {
+            let own_host = sq().color(from) == sq().rider_color(from).or(sq().color(from));
+            match empty_square(free_of_targets(p, sq(), from), g, from, None) {
                 Some(z) => (out_and_back(g, from, z, d, "r"), own_host),
                 None => (rules, false),
             }
@@ -425,12 +466,9 @@ fn micro_text(p: &Micro, m: Move, d: Dialect) -> (String, bool) {
         }
         // A ride on a piece of the other side would show the rider's colour on the host's
         // square, which the host's owner still moves.
-        MoveKind::Ride => {
-            let host = p.cell(to);
-            (rules, host.color == c.color)
-        }
+        MoveKind::Ride => (rules, sq().color(to) == sq().color(from)),
         // An expanded piece moves both cells; XBoard moves one.
-        MoveKind::Normal if c.has(micro::EXPANDED) => (rules, false),
+        MoveKind::Normal => (rules, !sq().expanded(from)),
         _ => (rules, true),
     }
 }
@@ -439,7 +477,11 @@ fn micro_text(p: &Micro, m: Move, d: Dialect) -> (String, bool) {
 /// occupied ones, and those where another legal move from `from` ends, so that a person can
 /// click the middle square as a first leg (`highlight` marks it cyan) without hiding a move
 /// that ends there.
-fn free_of_targets(p: &Micro, from: Square) -> impl Fn(Square) -> bool + '_ {
+fn free_of_targets<'a, V: Variant>(
+    p: &V,
+    sq: &'a Squares,
+    from: Square,
+) -> impl Fn(Square) -> bool + 'a {
     let mut list = crate::core::MoveList::new();
     p.legal_moves(&mut list);
     let targets: Vec<Square> = list
@@ -447,7 +489,7 @@ fn free_of_targets(p: &Micro, from: Square) -> impl Fn(Square) -> bool + '_ {
         .filter(|m| m.from() == from)
         .map(|m| m.to())
         .collect();
-    move |s: Square| !p.cell(s).is_empty() || targets.contains(&s)
+    move |s: Square| sq.occupied(s) || targets.contains(&s)
 }
 
 fn out_and_back_to(g: Geometry, from: Square, via: Square, to: Square, d: Dialect) -> String {
@@ -455,37 +497,64 @@ fn out_and_back_to(g: Geometry, from: Square, via: Square, to: Square, d: Dialec
     format!("{f}{v},{v}{t}")
 }
 
-/// The XBoard spelling of a legal move and whether XBoard's board stays right after it.
-pub fn move_text_safe(pos: &AnyPos, m: Move, d: Dialect) -> (String, bool) {
-    let (text, safe) = own_text_safe(pos, m, d);
-    if mirrored(pos.kind()) {
-        (mirror_text(geometry(pos), &text, d.rank_base), safe)
-    } else {
-        (text, safe)
+/// Spells the moves of one position in XBoard's way. The position's picture, which some
+/// spellings need, is read once, when the first of them is spelled.
+struct Speller<'a> {
+    pos: &'a AnyPos,
+    d: Dialect,
+    board: OnceCell<Squares>,
+}
+
+impl<'a> Speller<'a> {
+    fn new(pos: &'a AnyPos, d: Dialect) -> Self {
+        Speller {
+            pos,
+            d,
+            board: OnceCell::new(),
+        }
+    }
+
+    /// The XBoard spelling of a legal move and whether XBoard's board stays right after it.
+    fn text_safe(&self, m: Move) -> (String, bool) {
+        let (text, safe) = self.own_text_safe(m);
+        if mirrored(self.pos.kind()) {
+            (
+                mirror_text(geometry(self.pos), &text, self.d.rank_base),
+                safe,
+            )
+        } else {
+            (text, safe)
+        }
+    }
+
+    /// [`Self::text_safe`] before mirroring.
+    fn own_text_safe(&self, m: Move) -> (String, bool) {
+        let d = self.d;
+        match self.pos {
+            AnyPos::Recursion(p) if m.kind() == MoveKind::EnPassant => {
+                let g = p.geometry();
+                let victim = Square(g.rank(m.from()) * g.width + g.file(m.to()));
+                (out_and_back_to(g, m.from(), victim, m.to(), d), true)
+            }
+            AnyPos::Microorganism(p) => fairy_text(p, &self.board, m, d),
+            pos => (pos.move_text(m, d), true),
+        }
+    }
+
+    /// The XBoard spelling of a move before mirroring.
+    fn own_text(&self, m: Move) -> String {
+        self.own_text_safe(m).0
     }
 }
 
-/// [`move_text_safe`] before mirroring.
-fn own_text_safe(pos: &AnyPos, m: Move, d: Dialect) -> (String, bool) {
-    match pos {
-        AnyPos::Recursion(p) if m.kind() == MoveKind::EnPassant => {
-            let g = p.geometry();
-            let victim = Square(g.rank(m.from()) * g.width + g.file(m.to()));
-            (out_and_back_to(g, m.from(), victim, m.to(), d), true)
-        }
-        AnyPos::Microorganism(p) => micro_text(p, m, d),
-        _ => (pos.move_text(m, d), true),
-    }
+/// The XBoard spelling of a legal move and whether XBoard's board stays right after it.
+pub fn move_text_safe(pos: &AnyPos, m: Move, d: Dialect) -> (String, bool) {
+    Speller::new(pos, d).text_safe(m)
 }
 
 /// The XBoard spelling of a legal move.
 pub fn move_text(pos: &AnyPos, m: Move, d: Dialect) -> String {
     move_text_safe(pos, m, d).0
-}
-
-/// The XBoard spelling of a move before mirroring.
-fn own_text(pos: &AnyPos, m: Move, d: Dialect) -> String {
-    own_text_safe(pos, m, d).0
 }
 
 /// A shadow of XBoard's board in the position (XBoard's view: mirrored for a mirrored
@@ -528,9 +597,10 @@ pub fn shadow(pos: &AnyPos, d: Dialect) -> Option<Shadow> {
 pub fn safe_moves(pos: &AnyPos, d: Dialect, shadow: Option<&Shadow>) -> Vec<Move> {
     let all = pos.legal_moves();
     let side = xb_color(pos.kind(), pos.side_to_move());
+    let speller = Speller::new(pos, d);
     let followable: Vec<(Move, bool)> = all
         .iter()
-        .map(|&m| (m, move_text_safe(pos, m, d)))
+        .map(|&m| (m, speller.text_safe(m)))
         .filter(|(_, (t, _))| shadow.is_none_or(|s| s.accepts(t, side)))
         .map(|(m, (_, safe))| (m, safe))
         .collect();
@@ -589,8 +659,9 @@ pub fn parse_move(pos: &AnyPos, text: &str, d: Dialect) -> Result<Move, MoveErro
         t
     };
     let legal = pos.legal_moves();
+    let speller = Speller::new(pos, d);
     for &m in &legal {
-        if own_text(pos, m, d) == t {
+        if speller.own_text(m) == t {
             return Ok(m);
         }
     }
@@ -600,7 +671,7 @@ pub fn parse_move(pos: &AnyPos, text: &str, d: Dialect) -> Result<Move, MoveErro
                 .to_string()
         };
         for &m in &legal {
-            if strip(own_text(pos, m, d)) == plain {
+            if strip(speller.own_text(m)) == plain {
                 return Ok(m);
             }
         }
@@ -702,9 +773,10 @@ pub fn clicks(g: Geometry, text: &str, d: Dialect) -> Option<Clicks> {
 /// The clicks of every legal move of the position, in XBoard's spelling.
 pub fn all_clicks(pos: &AnyPos, d: Dialect) -> Vec<Clicks> {
     let g = geometry(pos);
+    let speller = Speller::new(pos, d);
     pos.legal_moves()
         .iter()
-        .filter_map(|&m| clicks(g, &move_text(pos, m, d), d))
+        .filter_map(|&m| clicks(g, &speller.text_safe(m).0, d))
         .collect()
 }
 

@@ -156,17 +156,8 @@ pub struct Tables {
     pub ortho: Vec<U256>,
 }
 
-/// The eight directions: E, W, N, S, NE, NW, SE, SW.
-pub const DIRS: [(i32, i32); 8] = [
-    (1, 0),
-    (-1, 0),
-    (0, 1),
-    (0, -1),
-    (1, 1),
-    (-1, 1),
-    (1, -1),
-    (-1, -1),
-];
+/// The eight directions: E, W, N, S, NE, NW, SE, SW (the king's steps).
+pub const DIRS: [(i32, i32); 8] = crate::core::geometry::KING_STEPS;
 
 fn dir_index(dx: i32, dy: i32) -> usize {
     DIRS.iter()
