@@ -41,6 +41,13 @@ pub enum Answer {
     Gone(String),
 }
 
+impl Answer {
+    /// A time-out or an exit: the player must be restarted before its next game.
+    pub fn loses_player(&self) -> bool {
+        matches!(self, Answer::Timeout | Answer::Gone(_))
+    }
+}
+
 /// How a game starts, as a player needs to know it.
 #[derive(Clone, Debug)]
 pub struct GameStart<'a> {
@@ -228,6 +235,62 @@ impl Proc {
         }
     }
 
+    /// Waits up to `wait` for the engine's move: the line starting with `keyword` (`bestmove`,
+    /// `move`), or a line to which `meaning` gives another answer (a resignation, a claim, a
+    /// refusal). At the deadline `stop` is sent (`stop`, `?`) and the answer is a time-out.
+    /// Returns the answer and the longest silence while waiting.
+    fn await_move(
+        &mut self,
+        wait: Duration,
+        keyword: &str,
+        stop: &str,
+        meaning: impl Fn(&str) -> Option<Answer>,
+    ) -> (Answer, Duration) {
+        let start = Instant::now();
+        let deadline = start + wait;
+        let mut silence = Silence::start(start);
+        let answer = loop {
+            match self.recv(deadline) {
+                Recv::Line(l, t) => {
+                    silence.mark(t);
+                    let mut words = l.split_whitespace();
+                    if words.next() == Some(keyword) {
+                        break Answer::Move {
+                            text: words.next().unwrap_or("").to_string(),
+                            elapsed: t.saturating_duration_since(start),
+                        };
+                    }
+                    if let Some(a) = meaning(&l) {
+                        break a;
+                    }
+                }
+                Recv::Timeout => {
+                    silence.mark(Instant::now());
+                    let _ = self.send(stop);
+                    break Answer::Timeout;
+                }
+                Recv::Eof => break Answer::Gone("the engine exited".into()),
+            }
+        };
+        (answer, silence.longest)
+    }
+
+    /// An answer among the lines already received (to which `meaning` gives one), or the
+    /// engine's exit; `None` when neither.
+    fn poll(&mut self, meaning: impl Fn(&str) -> Option<Answer>) -> Option<Answer> {
+        loop {
+            match self.try_recv() {
+                Recv::Line(l, _) => {
+                    if let Some(a) = meaning(&l) {
+                        return Some(a);
+                    }
+                }
+                Recv::Timeout => return None,
+                Recv::Eof => return Some(Answer::Gone("the engine exited".into())),
+            }
+        }
+    }
+
     /// Reads until a line for which `done` says yes; other lines are dropped.
     fn wait_for(&mut self, what: &str, mut done: impl FnMut(&str) -> bool) -> Result<(), String> {
         let deadline = Instant::now() + INIT_TIMEOUT;
@@ -384,48 +447,16 @@ impl Player for UciEngine {
             self.healthy = false;
             return Answer::Gone(e);
         }
-        let start = Instant::now();
-        let deadline = start + req.wait;
-        let mut silence = Silence::start(start);
-        let answer = loop {
-            match self.p.recv(deadline) {
-                Recv::Line(l, t) => {
-                    silence.mark(t);
-                    let mut words = l.split_whitespace();
-                    if words.next() == Some("bestmove") {
-                        break Answer::Move {
-                            text: words.next().unwrap_or("").to_string(),
-                            elapsed: t.saturating_duration_since(start),
-                        };
-                    }
-                }
-                Recv::Timeout => {
-                    silence.mark(Instant::now());
-                    self.healthy = false;
-                    let _ = self.p.send("stop");
-                    break Answer::Timeout;
-                }
-                Recv::Eof => {
-                    self.healthy = false;
-                    break Answer::Gone("the engine exited".into());
-                }
-            }
-        };
-        self.silence = silence.longest;
+        let (answer, silence) = self.p.await_move(req.wait, "bestmove", "stop", |_| None);
+        self.silence = silence;
+        self.healthy &= !answer.loses_player();
         answer
     }
 
     fn poll(&mut self) -> Option<Answer> {
-        loop {
-            match self.p.try_recv() {
-                Recv::Line(..) => {}
-                Recv::Timeout => return None,
-                Recv::Eof => {
-                    self.healthy = false;
-                    return Some(Answer::Gone("the engine exited".into()));
-                }
-            }
-        }
+        let answer = self.p.poll(|_| None);
+        self.healthy &= !answer.as_ref().is_some_and(Answer::loses_player);
+        answer
     }
 
     fn game_over(&mut self, _result: &str, _reason: &str) {}
@@ -702,56 +733,19 @@ impl Player for XboardEngine {
             self.healthy = false;
             return Answer::Gone(e);
         }
-        let start = Instant::now();
-        let deadline = start + req.wait;
-        let mut silence = Silence::start(start);
-        let answer = loop {
-            match self.p.recv(deadline) {
-                Recv::Line(l, t) => {
-                    silence.mark(t);
-                    let mut words = l.split_whitespace();
-                    if words.next() == Some("move") {
-                        self.known += 1;
-                        break Answer::Move {
-                            text: words.next().unwrap_or("").to_string(),
-                            elapsed: t.saturating_duration_since(start),
-                        };
-                    }
-                    if let Some(a) = Self::meaning(&l) {
-                        break a;
-                    }
-                }
-                Recv::Timeout => {
-                    silence.mark(Instant::now());
-                    self.healthy = false;
-                    let _ = self.p.send("?");
-                    break Answer::Timeout;
-                }
-                Recv::Eof => {
-                    self.healthy = false;
-                    break Answer::Gone("the engine exited".into());
-                }
-            }
-        };
-        self.silence = silence.longest;
+        let (answer, silence) = self.p.await_move(req.wait, "move", "?", Self::meaning);
+        if matches!(answer, Answer::Move { .. }) {
+            self.known += 1;
+        }
+        self.silence = silence;
+        self.healthy &= !answer.loses_player();
         answer
     }
 
     fn poll(&mut self) -> Option<Answer> {
-        loop {
-            match self.p.try_recv() {
-                Recv::Line(l, _) => {
-                    if let Some(a) = Self::meaning(&l) {
-                        return Some(a);
-                    }
-                }
-                Recv::Timeout => return None,
-                Recv::Eof => {
-                    self.healthy = false;
-                    return Some(Answer::Gone("the engine exited".into()));
-                }
-            }
-        }
+        let answer = self.p.poll(Self::meaning);
+        self.healthy &= !answer.as_ref().is_some_and(Answer::loses_player);
+        answer
     }
 
     fn game_over(&mut self, result: &str, reason: &str) {
