@@ -41,6 +41,14 @@ fn against_random(first: EngineSpec, limit: Limit) -> MatchReport {
 }
 
 /// The first engine lost both games by `termination`, its reason containing `words`.
+/// A fake engine misbehaving in `mode` plays two depth-1 games against the random mover and
+/// loses both by `termination`, for a reason containing `words`.
+fn fake_loses(proto: &str, mode: &str, termination: Termination, words: &str) -> MatchReport {
+    let r = against_random(fake(proto, mode), Limit::Depth(1));
+    lost_both(&r, termination, words);
+    r
+}
+
 fn lost_both(r: &MatchReport, termination: Termination, words: &str) {
     assert_eq!(r.games.len(), 2);
     assert_eq!((r.wdl.wins, r.wdl.draws, r.wdl.losses), (0, 0, 2), "{r:#?}");
@@ -65,15 +73,13 @@ fn lost_both(r: &MatchReport, termination: Termination, words: &str) {
 
 #[test]
 fn an_engine_that_exits_mid_game_loses() {
-    let r = against_random(fake("uci", "crash"), Limit::Depth(1));
-    lost_both(&r, Termination::Abandoned, "disconnects");
+    let r = fake_loses("uci", "crash", Termination::Abandoned, "disconnects");
     assert_eq!(r.names[0], "fake-crash");
 }
 
 #[test]
 fn an_illegal_move_loses() {
-    let r = against_random(fake("uci", "illegal"), Limit::Depth(1));
-    lost_both(&r, Termination::IllegalMove, "illegal move");
+    let r = fake_loses("uci", "illegal", Termination::IllegalMove, "illegal move");
     assert!(r.games[0].1.result.reason.contains("b1c3"));
 }
 
@@ -168,15 +174,18 @@ fn an_abnormal_exit_at_quit_is_a_crash() {
 
 #[test]
 fn a_false_claim_loses() {
-    let r = against_random(fake("xboard", "claim"), Limit::Depth(1));
-    lost_both(&r, Termination::RulesInfraction, "false claim");
+    let r = fake_loses(
+        "xboard",
+        "claim",
+        Termination::RulesInfraction,
+        "false claim",
+    );
     assert_eq!(r.names[0], "fake-claim");
 }
 
 #[test]
 fn a_resignation_loses() {
-    let r = against_random(fake("xboard", "resign"), Limit::Depth(1));
-    lost_both(&r, Termination::Normal, "resigns");
+    fake_loses("xboard", "resign", Termination::Normal, "resigns");
 }
 
 #[test]

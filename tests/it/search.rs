@@ -253,21 +253,25 @@ fn tiny_clock_moves_fast() {
     assert!(r.best.is_some());
 }
 
-#[test]
-fn ponder_waits_for_ponderhit_then_uses_the_clock() {
+/// A ponder search of the start position with `limits` on a thread of its own, checked to be
+/// still pondering after `wait`.
+fn pondering(limits: Limits, wait: Duration) -> (Arc<Control>, thread::JoinHandle<SearchResult>) {
     let engine = Arc::new(Engine::new(16, 1));
     let control = Arc::new(Control::new(true));
-    let p = Chess::startpos();
-    let (e, c) = (engine.clone(), control.clone());
-    let h = thread::spawn(move || {
-        let limits = Limits {
-            movetime: Some(200),
-            ..Limits::default()
-        };
-        e.search(&p, &limits, &c, &|_| {})
-    });
-    thread::sleep(Duration::from_millis(400));
+    let c = control.clone();
+    let h = thread::spawn(move || engine.search(&Chess::startpos(), &limits, &c, &|_| {}));
+    thread::sleep(wait);
     assert!(!h.is_finished(), "answered while pondering");
+    (control, h)
+}
+
+#[test]
+fn ponder_waits_for_ponderhit_then_uses_the_clock() {
+    let limits = Limits {
+        movetime: Some(200),
+        ..Limits::default()
+    };
+    let (control, h) = pondering(limits, Duration::from_millis(400));
     let hit = Instant::now();
     control.ponderhit();
     let r = h.join().unwrap();
@@ -283,20 +287,12 @@ fn ponder_waits_for_ponderhit_then_uses_the_clock() {
 /// `ponderhit_with` replaces the time budget the ponder search started with.
 #[test]
 fn ponderhit_with_takes_the_new_clock() {
-    let engine = Arc::new(Engine::new(16, 1));
-    let control = Arc::new(Control::new(true));
-    let p = Chess::startpos();
-    let (e, c) = (engine.clone(), control.clone());
-    let h = thread::spawn(move || {
-        let limits = Limits {
-            time_left: Some(60_000),
-            moves_to_go: Some(20),
-            ..Limits::default()
-        };
-        e.search(&p, &limits, &c, &|_| {})
-    });
-    thread::sleep(Duration::from_millis(300));
-    assert!(!h.is_finished(), "answered while pondering");
+    let limits = Limits {
+        time_left: Some(60_000),
+        moves_to_go: Some(20),
+        ..Limits::default()
+    };
+    let (control, h) = pondering(limits, Duration::from_millis(300));
     let hit = Instant::now();
     let fresh = Limits {
         movetime: Some(100),

@@ -445,28 +445,61 @@ fn play_xb(pos: &mut AnyPos, sh: &mut cellmate::xbwire::shadow::Shadow, text: &s
 /// does not choose a move from X (XBoard would refuse it) while it has another move.
 const MICRO_INFECT: &str = "15n/16/16/16/16/16/16/16/16/16/16/6p9/6V9/16/16/N15 w - 0 1 -";
 
-fn micro_after_hatch() -> (AnyPos, cellmate::xbwire::shadow::Shadow, Dialect, String) {
+/// The Microorganism game of these tests up to its due hatch: the infection `g3g4` (zero-based
+/// ranks), then Neurons shuffling while it ripens. The position, XBoard's board, the dialect
+/// and the moves played in XBoard's spelling.
+fn micro_until_hatch() -> (
+    AnyPos,
+    cellmate::xbwire::shadow::Shadow,
+    Dialect,
+    Vec<String>,
+) {
     let mut pos = VariantKind::Microorganism.from_fen(MICRO_INFECT).unwrap();
     let d = dialect(&pos, 1);
     let mut sh = shadow(&pos, d).unwrap();
-    play_xb(&mut pos, &mut sh, "g3g4", d); // the infection (zero-based ranks)
-    let mut hatch = None;
-    for ply in 0..20 {
-        let list = pos.legal_moves();
-        if let Some(&h) = list.iter().find(|m| m.kind() == MoveKind::Hatch) {
-            hatch = Some(h);
-            break;
-        }
-        // Neurons shuffle while the infection ripens.
+    let mut texts = vec!["g3g4".to_string()];
+    play_xb(&mut pos, &mut sh, "g3g4", d);
+    let mut ply = 0;
+    while !pos
+        .legal_moves()
+        .iter()
+        .any(|m| m.kind() == MoveKind::Hatch)
+    {
+        assert!(ply < 20, "no hatch due after {ply} plies");
         let t = match (pos.side_to_move(), ply % 4 < 2) {
             (Color::White, true) => "a0b0",
             (Color::White, false) => "b0a0",
             (Color::Black, true) => "p15o15",
             (Color::Black, false) => "o15p15",
         };
+        texts.push(t.into());
         play_xb(&mut pos, &mut sh, t, d);
+        ply += 1;
     }
-    let h = hatch.expect("a due hatch");
+    (pos, sh, d, texts)
+}
+
+/// The engine under XBoard in Microorganism Chess (ranks from 1 on XBoard's side: `Rank
+/// Offset` 1), forced, at [`MICRO_INFECT`].
+fn micro_engine_at_infect() -> Engine {
+    let mut e = Engine::start();
+    e.send("xboard");
+    e.send("protover 2");
+    e.read_until(|l| l == "feature done=1");
+    e.send("variant microorganism");
+    e.send("option Rank Offset=1");
+    e.send("force");
+    e.send(&format!("setboard {MICRO_INFECT}"));
+    e
+}
+
+fn micro_after_hatch() -> (AnyPos, cellmate::xbwire::shadow::Shadow, Dialect, String) {
+    let (mut pos, mut sh, d, _) = micro_until_hatch();
+    let list = pos.legal_moves();
+    let h = *list
+        .iter()
+        .find(|m| m.kind() == MoveKind::Hatch)
+        .expect("a due hatch");
     let text = move_text(&pos, h, d);
     assert_eq!(&text[..2], "g4", "{text}");
     assert!(text.ends_with('v'), "{text}");
@@ -517,36 +550,9 @@ fn micro_shadow_avoids_the_piece_xboard_lost() {
 #[test]
 fn micro_engine_avoids_the_piece_xboard_lost() {
     let (_, _, _, hatch) = micro_after_hatch();
-    let mut e = Engine::start();
-    e.send("xboard");
-    e.send("protover 2");
-    e.read_until(|l| l == "feature done=1");
-    e.send("variant microorganism");
-    e.send("option Rank Offset=1");
-    e.send("force");
-    e.send(&format!("setboard {MICRO_INFECT}"));
+    let mut e = micro_engine_at_infect();
     // Replay the same game: infection, Neuron shuffles, the hatch, Black's reply.
-    let mut pos = VariantKind::Microorganism.from_fen(MICRO_INFECT).unwrap();
-    let d = dialect(&pos, 1);
-    let mut sh = shadow(&pos, d).unwrap();
-    let mut texts = vec!["g3g4".to_string()];
-    play_xb(&mut pos, &mut sh, "g3g4", d);
-    let mut ply = 0;
-    while !pos
-        .legal_moves()
-        .iter()
-        .any(|m| m.kind() == MoveKind::Hatch)
-    {
-        let t = match (pos.side_to_move(), ply % 4 < 2) {
-            (Color::White, true) => "a0b0",
-            (Color::White, false) => "b0a0",
-            (Color::Black, true) => "p15o15",
-            (Color::Black, false) => "o15p15",
-        };
-        texts.push(t.into());
-        play_xb(&mut pos, &mut sh, t, d);
-        ply += 1;
-    }
+    let (mut pos, mut sh, d, mut texts) = micro_until_hatch();
     texts.push(hatch.clone());
     play_xb(&mut pos, &mut sh, &hatch, d);
     let reply = if pos
@@ -791,35 +797,8 @@ fn micro_every_move_by_mouse() {
 #[test]
 fn micro_hatch_by_mouse() {
     let (_, _, _, hatch) = micro_after_hatch();
-    let mut e = Engine::start();
-    e.send("xboard");
-    e.send("protover 2");
-    e.read_until(|l| l == "feature done=1");
-    e.send("variant microorganism");
-    e.send("option Rank Offset=1");
-    e.send("force");
-    e.send(&format!("setboard {MICRO_INFECT}"));
-    let mut pos = VariantKind::Microorganism.from_fen(MICRO_INFECT).unwrap();
-    let d = dialect(&pos, 1);
-    let mut sh = shadow(&pos, d).unwrap();
-    let mut texts = vec!["g3g4".to_string()];
-    play_xb(&mut pos, &mut sh, "g3g4", d);
-    let mut ply = 0;
-    while !pos
-        .legal_moves()
-        .iter()
-        .any(|m| m.kind() == MoveKind::Hatch)
-    {
-        let t = match (pos.side_to_move(), ply % 4 < 2) {
-            (Color::White, true) => "a0b0",
-            (Color::White, false) => "b0a0",
-            (Color::Black, true) => "p15o15",
-            (Color::Black, false) => "o15p15",
-        };
-        texts.push(t.into());
-        play_xb(&mut pos, &mut sh, t, d);
-        ply += 1;
-    }
+    let mut e = micro_engine_at_infect();
+    let (_, _, _, texts) = micro_until_hatch();
     for t in &texts {
         e.send(&format!("usermove {t}"));
     }
