@@ -117,14 +117,20 @@ def uci(variant, rng, deep_games):
         e.send("position startpos" + (" moves " + " ".join(moves) if moves else ""))
         e.send("isready")
         e.until(lambda l: l == "readyok")
-        e.send("go infinite")
-        time.sleep(rng.uniform(0.05, MAX_S))
-        t = time.perf_counter()
-        e.send("stop")
-        e.until(lambda l: l.startswith("bestmove"))
-        lat.append((time.perf_counter() - t) * 1000)
+        lat.append(interrupt(e, rng, "go infinite", "stop", "bestmove"))
     e.close()
     return lat
+
+
+def interrupt(e, rng, go, stop, answer):
+    """Starts a search with `go`, lets it run a random while, sends `stop` and returns the ms
+    until the line starting with `answer`."""
+    e.send(go)
+    time.sleep(rng.uniform(0.05, MAX_S))
+    t = time.perf_counter()
+    e.send(stop)
+    e.until(lambda l: l.startswith(answer))
+    return (time.perf_counter() - t) * 1000
 
 
 def xboard(variant, rng, deep_games):
@@ -149,12 +155,7 @@ def xboard(variant, rng, deep_games):
         line = e.until(lambda l: l == f"pong {i}" or l.startswith(("Illegal", "Error")))
         if line != f"pong {i}":
             raise RuntimeError(f"{variant}: {line}")
-        e.send("go")
-        time.sleep(rng.uniform(0.05, MAX_S))
-        t = time.perf_counter()
-        e.send("?")
-        e.until(lambda l: l.startswith("move "))
-        lat.append((time.perf_counter() - t) * 1000)
+        lat.append(interrupt(e, rng, "go", "?", "move "))
         e.send("force")
     e.close()
     return lat

@@ -99,29 +99,7 @@ enum Command {
     /// Reads a game on stdin (coordinates or Immune Chess's own notation, one move a line or
     /// separated by spaces; move numbers, PGN tags, comments and a result are skipped) and
     /// writes it converted, one move a line. A bad move stops it with an error (exit code 1).
-    Notation {
-        /// Variant name (UCI or XBoard spelling); default: the input's Variant tag, else immune.
-        #[arg(long)]
-        variant: Option<String>,
-        /// Output notation: `seed` (the inventor's: M-e4, B+e9 …; Immune Chess only) or
-        /// `coords` (e2e4, shots e2e7,e7e2). Default: seed for an Immune Chess move list,
-        /// coords for PGN and other variants.
-        #[arg(long, value_parser = ["seed", "coords"])]
-        to: Option<String>,
-        /// Start position (default: the input's FEN tag, else the variant's start).
-        #[arg(long)]
-        fen: Option<String>,
-        /// Coordinates with XBoard's rank numbering (from 0 on boards of 10 or more ranks),
-        /// read and written.
-        #[arg(long)]
-        xboard: bool,
-        /// Write numbered pairs, one a line (`1. I-e7 M-e4`).
-        #[arg(long, conflicts_with = "pgn")]
-        numbered: bool,
-        /// Write the game as PGN (tags Variant, SetUp, FEN, Result; the input's tags kept).
-        #[arg(long)]
-        pgn: bool,
-    },
+    Notation(NotationArgs),
     /// Plays a match between two engines, refereed by the built-in rules (docs/match.md).
     Match(Box<MatchArgs>),
     /// Serves a board in the browser: play any variant against the engine, or watch it play
@@ -180,12 +158,28 @@ enum Command {
     },
 }
 
+#[derive(clap::Args)]
 struct NotationArgs {
+    /// Variant name (UCI or XBoard spelling); default: the input's Variant tag, else immune.
+    #[arg(long)]
     variant: Option<String>,
+    /// Output notation: `seed` (the inventor's: M-e4, B+e9 …; Immune Chess only) or
+    /// `coords` (e2e4, shots e2e7,e7e2). Default: seed for an Immune Chess move list,
+    /// coords for PGN and other variants.
+    #[arg(long, value_parser = ["seed", "coords"])]
     to: Option<String>,
+    /// Start position (default: the input's FEN tag, else the variant's start).
+    #[arg(long)]
     fen: Option<String>,
+    /// Coordinates with XBoard's rank numbering (from 0 on boards of 10 or more ranks),
+    /// read and written.
+    #[arg(long)]
     xboard: bool,
+    /// Write numbered pairs, one a line (`1. I-e7 M-e4`).
+    #[arg(long, conflicts_with = "pgn")]
     numbered: bool,
+    /// Write the game as PGN (tags Variant, SetUp, FEN, Result; the input's tags kept).
+    #[arg(long)]
     pgn: bool,
 }
 
@@ -463,21 +457,7 @@ fn main() -> ExitCode {
             outln!("NPS: {nps}");
             Ok(())
         }
-        Some(Command::Notation {
-            variant,
-            to,
-            fen,
-            xboard,
-            numbered,
-            pgn,
-        }) => notation(NotationArgs {
-            variant,
-            to,
-            fen,
-            xboard,
-            numbered,
-            pgn,
-        }),
+        Some(Command::Notation(args)) => notation(args),
         Some(Command::Match(args)) => run_match(*args),
         Some(Command::Gui {
             port,

@@ -82,55 +82,36 @@ impl<B: BitSet> Iterator for SquareIter<B> {
     }
 }
 
-impl BitSet for u64 {
-    const CAPACITY: usize = 64;
-    const EMPTY: u64 = 0;
-    #[inline(always)]
-    fn from_square(sq: Square) -> u64 {
-        1u64 << sq.0
-    }
-    #[inline(always)]
-    fn is_empty(self) -> bool {
-        self == 0
-    }
-    #[inline(always)]
-    fn count(self) -> u32 {
-        self.count_ones()
-    }
-    #[inline(always)]
-    fn lsb(self) -> Square {
-        Square(self.trailing_zeros() as u8)
-    }
-    #[inline(always)]
-    fn msb(self) -> Square {
-        Square(63 - self.leading_zeros() as u8)
-    }
+/// The primitive unsigned integers as square sets, one bit per square.
+macro_rules! int_bitset {
+    ($($t:ty),*) => {$(
+        impl BitSet for $t {
+            const CAPACITY: usize = <$t>::BITS as usize;
+            const EMPTY: $t = 0;
+            #[inline(always)]
+            fn from_square(sq: Square) -> $t {
+                1 << sq.0
+            }
+            #[inline(always)]
+            fn is_empty(self) -> bool {
+                self == 0
+            }
+            #[inline(always)]
+            fn count(self) -> u32 {
+                self.count_ones()
+            }
+            #[inline(always)]
+            fn lsb(self) -> Square {
+                Square(self.trailing_zeros() as u8)
+            }
+            #[inline(always)]
+            fn msb(self) -> Square {
+                Square((<$t>::BITS - 1 - self.leading_zeros()) as u8)
+            }
+        }
+    )*};
 }
-
-impl BitSet for u128 {
-    const CAPACITY: usize = 128;
-    const EMPTY: u128 = 0;
-    #[inline(always)]
-    fn from_square(sq: Square) -> u128 {
-        1u128 << sq.0
-    }
-    #[inline(always)]
-    fn is_empty(self) -> bool {
-        self == 0
-    }
-    #[inline(always)]
-    fn count(self) -> u32 {
-        self.count_ones()
-    }
-    #[inline(always)]
-    fn lsb(self) -> Square {
-        Square(self.trailing_zeros() as u8)
-    }
-    #[inline(always)]
-    fn msb(self) -> Square {
-        Square(127 - self.leading_zeros() as u8)
-    }
-}
+int_bitset!(u64, u128);
 
 /// A 256-square set for 16×16 boards.
 #[derive(Copy, Clone, PartialEq, Eq, Debug, Default, Hash)]

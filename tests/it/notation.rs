@@ -76,27 +76,9 @@ fn random_fen(rng: &mut Rng, width: usize, height: usize) -> String {
             }
             cells[sq] = Some(c);
         }
-        let mut rows = Vec::new();
-        for r in (0..height).rev() {
-            let mut s = String::new();
-            let mut empty = 0;
-            for f in 0..width {
-                match cells[r * width + f] {
-                    None => empty += 1,
-                    Some(c) => {
-                        if empty > 0 {
-                            s.push_str(&empty.to_string());
-                            empty = 0;
-                        }
-                        s.push(c);
-                    }
-                }
-            }
-            if empty > 0 {
-                s.push_str(&empty.to_string());
-            }
-            rows.push(s);
-        }
+        let placement = cellmate::core::fen::write_placement(width as u8, height as u8, |f, r| {
+            cells[r as usize * width + f as usize]
+        });
         counts.sort();
         let counts_text = if counts.is_empty() {
             "-".to_string()
@@ -114,7 +96,7 @@ fn random_fen(rng: &mut Rng, width: usize, height: usize) -> String {
                 .join(",")
         };
         let side = if rng.below(2) == 0 { "w" } else { "b" };
-        let fen = format!("{} {side} {counts_text} 0 1", rows.join("/"));
+        let fen = format!("{placement} {side} {counts_text} 0 1");
         if let Ok(p) = Immune::from_fen(&fen) {
             if p.outcome().is_none() {
                 return fen;

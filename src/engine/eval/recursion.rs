@@ -19,6 +19,13 @@ pub const PENDING: f64 = 0.8;
 
 /// Board `b`'s expected result from White's view, in -1 (Black wins) ..= 1 (White wins).
 pub fn board_expectation(pos: &Recursion, b: usize) -> f64 {
+    expectation(pos, b, true)
+}
+
+/// [`board_expectation`]; with `deep` false (the other board's trend seen from a mega-knight)
+/// only the board's own evaluation, without the pending capture and its own mega-knight term
+/// (no recursion loop).
+fn expectation(pos: &Recursion, b: usize, deep: bool) -> f64 {
     match pos.result(b) {
         Some(SubResult::Win(Color::White)) => 1.0,
         Some(SubResult::Win(Color::Black)) => -1.0,
@@ -28,6 +35,9 @@ pub fn board_expectation(pos: &Recursion, b: usize) -> f64 {
             let mut cp = board.evaluate() as f64;
             if board.side_to_move() == Color::Black {
                 cp = -cp;
+            }
+            if !deep {
+                return (cp / SCALE).tanh();
             }
             // IR-5: the board where the player to move is not moving now has its own side to
             // move (in a two-board step always Black), whose next move there comes before any
@@ -44,7 +54,7 @@ pub fn board_expectation(pos: &Recursion, b: usize) -> f64 {
             // what that game promises its owner (Armed if won, almost nothing if lost).
             let owner = mega_owner(b);
             if board.mega_square(owner).is_some() {
-                let other = board_expectation_shallow(pos, 1 - b);
+                let other = expectation(pos, 1 - b, false);
                 let own_view = if owner == Color::White { other } else { -other };
                 let state_bonus = match pos.mega_state(b) {
                     MegaState::Neutral => 120.0 * own_view,
@@ -58,25 +68,6 @@ pub fn board_expectation(pos: &Recursion, b: usize) -> f64 {
                     -state_bonus
                 };
             }
-            (cp / SCALE).tanh()
-        }
-    }
-}
-
-/// The other board's trend without its own mega-knight term (no recursion loop).
-fn board_expectation_shallow(pos: &Recursion, b: usize) -> f64 {
-    match pos.result(b) {
-        Some(SubResult::Win(Color::White)) => 1.0,
-        Some(SubResult::Win(Color::Black)) => -1.0,
-        Some(SubResult::Draw) => 0.0,
-        None => {
-            let board = pos.board(b);
-            let cp = board.evaluate() as f64;
-            let cp = if board.side_to_move() == Color::Black {
-                -cp
-            } else {
-                cp
-            };
             (cp / SCALE).tanh()
         }
     }
@@ -123,7 +114,7 @@ mod tests {
         assert_eq!(pos.board(1).side_to_move(), Color::Black);
         assert_eq!(best_capture_gain(pos.board(1)), 100);
         // Black's pawn on board B counts for Black before the search sees it.
-        assert!(board_expectation(&pos, 1) < board_expectation_shallow(&pos, 1));
+        assert!(board_expectation(&pos, 1) < expectation(&pos, 1, false));
     }
 
     #[test]
