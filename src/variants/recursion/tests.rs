@@ -64,8 +64,8 @@ const B_DRAWN: &str = "k7/8/8/8/8/8/8/7K";
 fn ir_1_ir_2_start_position() {
     let pos = Recursion::startpos();
     assert_eq!(pos.fen(), START_FEN);
-    assert_eq!(pos.board(0).mega_square(Color::White), Some(Square(1)));
-    assert_eq!(pos.board(1).mega_square(Color::Black), Some(Square(57)));
+    assert_eq!(pos.mega_square(0), Some(Square(1)));
+    assert_eq!(pos.mega_square(1), Some(Square(57)));
     assert_eq!(pos.board(0).king_square(Color::White), Square(3));
     // White opens on its own board (files a-h) only.
     let m = moves(&pos);
