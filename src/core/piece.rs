@@ -139,6 +139,12 @@ impl Powers {
     /// Counts its own captures (part of the position: FEN, hash, repetition) and leaves the board
     /// with the capture that reaches its variant's limit (Immune dendritic cell: the 10th, IM-4).
     pub const CAPTURE_LIMIT: Powers = Powers(1 << 15);
+    /// Never captures: it moves only to empty squares, yet still attacks and gives check (a
+    /// Neutral or Disarmed mega-knight of Infinite Recursion, IR-4).
+    pub const NO_CAPTURE: Powers = Powers(1 << 16);
+    /// Never moves, yet still attacks and gives check (a Frozen mega-knight of Infinite
+    /// Recursion, IR-4).
+    pub const NO_MOVE: Powers = Powers(1 << 17);
 
     #[inline(always)]
     pub const fn has(self, p: Powers) -> bool {

@@ -9,6 +9,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use cellmate::core::Powers;
+use cellmate::variants::recursion::MegaState;
 use cellmate::variants::{chess, immune, micro};
 
 /// The `Powers` bits defined in src/core/piece.rs, by name.
@@ -60,7 +61,8 @@ fn strip_comments(p: &Path) -> String {
         .join("\n")
 }
 
-/// Every power some piece of some variant is given.
+/// Every power some piece of some variant is given: by its type, or (Recursion's mega-knight,
+/// IR-4) by the state its variant marks it with.
 fn given_powers() -> u32 {
     let mut all = 0;
     for d in chess::chess_pieces()
@@ -72,6 +74,9 @@ fn given_powers() -> u32 {
     }
     for c in immune::immune_pieces() {
         all |= c.def.powers.0;
+    }
+    for s in MegaState::ALL {
+        all |= s.powers().0;
     }
     all
 }

@@ -3,8 +3,7 @@
 //! game (the other board) is going.
 
 use crate::core::{Color, Variant};
-use crate::variants::chess::MegaState;
-use crate::variants::recursion::{mega_owner, Recursion, SubResult};
+use crate::variants::recursion::{mega_owner, MegaState, Recursion, SubResult};
 
 use super::chess::{best_capture_gain, material_features};
 use super::{EvalParams, Evaluate, FeatureList, Features};
@@ -53,7 +52,7 @@ fn expectation(pos: &Recursion, b: usize, deep: bool) -> f64 {
             // The mega-knight on this board is the other board's game: a Neutral one is worth
             // what that game promises its owner (Armed if won, almost nothing if lost).
             let owner = mega_owner(b);
-            if board.mega_square(owner).is_some() {
+            if pos.mega_square(b).is_some() {
                 let other = expectation(pos, 1 - b, false);
                 let own_view = if owner == Color::White { other } else { -other };
                 let state_bonus = match pos.mega_state(b) {

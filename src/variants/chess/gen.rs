@@ -96,7 +96,36 @@ impl Chess {
         }
     }
 
+    /// The legal moves, the side to move's mark obeyed: a move of the marked piece (or a
+    /// castling with it) is dropped if the mark has [`Powers::NO_MOVE`], or
+    /// [`Powers::NO_CAPTURE`] and the move captures. (Its attacks stay: it still gives check.)
     pub(super) fn generate(&self, list: &mut MoveList) {
+        let start = list.len();
+        self.generate_unmarked(list);
+        if let Some(mark) = self.marks[self.stm.index()] {
+            if mark.powers.has(Powers::NO_MOVE) || mark.powers.has(Powers::NO_CAPTURE) {
+                let mut i = 0;
+                list.retain(|m| {
+                    i += 1;
+                    i <= start || self.obeys_mark(mark, *m)
+                });
+            }
+        }
+    }
+
+    /// Whether `m` is allowed by the powers of the side to move's `mark`.
+    fn obeys_mark(&self, mark: Mark, m: Move) -> bool {
+        let castle = m.kind() == MoveKind::Castle;
+        if m.from() != mark.square && !(castle && self.castling_rook(self.stm, m) == mark.square) {
+            return true;
+        }
+        let captures =
+            m.kind() == MoveKind::EnPassant || (!castle && self.board[m.to().index()] != 0);
+        !(mark.powers.has(Powers::NO_MOVE) || (mark.powers.has(Powers::NO_CAPTURE) && captures))
+    }
+
+    /// The legal moves of chess; a mark's [`Powers::UNCAPTURABLE`] is read here.
+    fn generate_unmarked(&self, list: &mut MoveList) {
         let t = tables();
         let us = self.stm;
         let them = !us;
@@ -133,15 +162,7 @@ impl Chess {
         while kn != 0 {
             let from = Square(kn.trailing_zeros() as u8);
             kn &= kn - 1;
-            let mut tg = t.knight[from.index()] & target;
-            if self.mega[us.index()] == Some(from) {
-                match self.mega_state[us.index()] {
-                    MegaState::Armed => {}
-                    MegaState::Neutral | MegaState::Disarmed => tg &= !enemy,
-                    MegaState::Frozen => tg = 0,
-                }
-            }
-            Self::push_targets(list, from, tg);
+            Self::push_targets(list, from, t.knight[from.index()] & target);
         }
         // Sliders.
         let mut diag = (self.pieces(us, BISHOP) | self.pieces(us, QUEEN)) & own;
@@ -200,13 +221,13 @@ impl Chess {
             }
             if let Some(ep) = self.ep.filter(|_| PAWN_EN_PASSANT) {
                 if t.pawn_attacks[us.index()][from.index()] & (1u64 << ep.0) != 0 {
-                    let victim = Square((ep.0 as i32 - up) as u8);
+                    let victim = ep_victim(us, ep);
                     // Full test: the capture removes two pawns from their squares at once, which
                     // may uncover a slider along the rank; it may also capture a checker.
                     let occ2 = (occ ^ (1u64 << from.0) ^ (1u64 << victim.0)) | (1u64 << ep.0);
                     let enemy_after = enemy & !(1u64 << victim.0);
                     let safe = self.attackers_to(ksq, occ2) & enemy_after == 0;
-                    if safe {
+                    if safe && immune & (1u64 << victim.0) == 0 {
                         list.push(Move::new(from, ep, MoveKind::EnPassant));
                     }
                 }

@@ -18,20 +18,19 @@ impl Chess {
             ep: self.ep,
             halfmove: self.halfmove,
             hash: self.hash,
-            mega: self.mega,
+            marks: self.marks,
         };
         if let Some(ep) = self.ep {
             self.hash ^= k.ep[(ep.0 % 8) as usize];
         }
         self.ep = None;
         self.halfmove += 1;
-        if self.mega != [None, None] {
-            self.track_mega(us, from, to);
+        if self.marks != [None, None] {
+            self.track_marks(m);
         }
         match m.kind() {
             MoveKind::Castle => {
-                let side = if to.0 > from.0 { 0 } else { 1 };
-                let rsq = self.castle_rook[cr(us, side)];
+                let rsq = self.castling_rook(us, m);
                 let (kto, rto) = castle_squares(from, rsq).expect("castle squares");
                 self.take(from);
                 self.take(rsq);
@@ -39,11 +38,7 @@ impl Chess {
                 self.put(us, PARTNER, rto);
             }
             MoveKind::EnPassant => {
-                let victim = Square(if us == Color::White {
-                    to.0 - 8
-                } else {
-                    to.0 + 8
-                });
+                let victim = ep_victim(us, to);
                 undo.captured = self.take(victim);
                 self.take(from);
                 self.put(us, PAWN, to);
@@ -86,18 +81,30 @@ impl Chess {
         self.history.push(undo);
     }
 
-    /// Moves the mega-knight marks along with a move (before the board changes): the mover's
-    /// mark follows it, a captured mega-knight loses its mark.
-    fn track_mega(&mut self, us: Color, from: Square, to: Square) {
+    /// Moves the marks along with a move (before the board changes): the mover's mark follows
+    /// it (a castling rook's too), a captured piece loses its mark.
+    fn track_marks(&mut self, m: Move) {
+        let us = self.stm;
         let them = !us;
-        if self.mega[them.index()] == Some(to) {
-            self.toggle_mega_key(them);
-            self.mega[them.index()] = None;
+        let (from, to) = (m.from(), m.to());
+        let victim = match m.kind() {
+            MoveKind::EnPassant => Some(ep_victim(us, to)),
+            MoveKind::Castle => None,
+            _ => Some(to),
+        };
+        if victim.is_some() && self.marks[them.index()].map(|k| k.square) == victim {
+            self.replace_mark(them, None);
         }
-        if self.mega[us.index()] == Some(from) {
-            self.toggle_mega_key(us);
-            self.mega[us.index()] = Some(to);
-            self.toggle_mega_key(us);
+        let mut moved = [(from, to), (from, to)];
+        if m.kind() == MoveKind::Castle {
+            let rsq = self.castling_rook(us, m);
+            let (_, rto) = castle_squares(from, rsq).expect("castle squares");
+            moved[1] = (rsq, rto);
+        }
+        if let Some(k) = self.marks[us.index()] {
+            if let Some(&(_, dest)) = moved.iter().find(|(src, _)| *src == k.square) {
+                self.replace_mark(us, Some(Mark { square: dest, ..k }));
+            }
         }
     }
 
@@ -115,8 +122,7 @@ impl Chess {
         match m.kind() {
             MoveKind::Pass => {}
             MoveKind::Castle => {
-                let side = if to.0 > from.0 { 0 } else { 1 };
-                let rsq = self.castle_rook[cr(us, side)];
+                let rsq = self.castling_rook(us, m);
                 let (kto, rto) = castle_squares(from, rsq).expect("castle squares");
                 self.take(kto);
                 self.take(rto);
@@ -124,11 +130,7 @@ impl Chess {
                 self.put(us, PARTNER, rsq);
             }
             MoveKind::EnPassant => {
-                let victim = Square(if us == Color::White {
-                    to.0 - 8
-                } else {
-                    to.0 + 8
-                });
+                let victim = ep_victim(us, to);
                 self.take(to);
                 self.put(us, PAWN, from);
                 self.put(!us, PAWN, victim);
@@ -150,6 +152,6 @@ impl Chess {
         self.ep = u.ep;
         self.halfmove = u.halfmove;
         self.hash = u.hash;
-        self.mega = u.mega;
+        self.marks = u.marks;
     }
 }

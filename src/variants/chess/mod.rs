@@ -15,8 +15,8 @@ pub use tables::tables;
 use crate::core::zobrist::{self, DOMAIN_CASTLE, DOMAIN_EP, DOMAIN_PIECE, DOMAIN_SIDE};
 use crate::core::Powers;
 use crate::core::{
-    Badge, BitSet, Color, Dialect, FenError, Geometry, Move, MoveKind, MoveList, Outcome,
-    PieceView, PositionView, RankBase, Square, SquareView, Variant,
+    BitSet, Color, Dialect, FenError, Geometry, Move, MoveKind, MoveList, Outcome, PieceView,
+    PositionView, RankBase, Square, SquareView, Variant,
 };
 
 // What the generator reads of the pieces' powers, as constants (no cost per move):
@@ -66,49 +66,18 @@ struct Undo {
     ep: Option<Square>,
     halfmove: u16,
     hash: u64,
-    mega: [Option<Square>; 2],
+    marks: [Option<Mark>; 2],
 }
 
-/// The state of a mega-knight (IR-4): what its own sub-game's result allows it.
+/// A piece its variant gives powers beyond its type's: at most one per colour and board. The
+/// mark moves with the piece (castling and promotion included) and is gone once the piece is
+/// captured; the generator reads its powers ([`Powers::UNCAPTURABLE`], [`Powers::NO_CAPTURE`],
+/// [`Powers::NO_MOVE`]) and the Zobrist key covers square and powers. Plain chess has none;
+/// Infinite Recursion marks each side's mega-knight with its state's powers (IR-2, IR-4).
 #[derive(Copy, Clone, PartialEq, Eq, Debug, Hash)]
-pub enum MegaState {
-    /// Its sub-game is still going: moves without capturing, cannot be captured.
-    Neutral,
-    /// Its owner won its sub-game: a normal knight.
-    Armed,
-    /// Its sub-game was drawn: moves without capturing, can be captured.
-    Disarmed,
-    /// Its owner lost its sub-game: cannot move, can be captured.
-    Frozen,
-}
-
-impl MegaState {
-    pub const ALL: [MegaState; 4] = [
-        MegaState::Neutral,
-        MegaState::Armed,
-        MegaState::Disarmed,
-        MegaState::Frozen,
-    ];
-    /// The FEN letter: `n`, `a`, `d`, `f`.
-    pub fn letter(self) -> char {
-        match self {
-            MegaState::Neutral => 'n',
-            MegaState::Armed => 'a',
-            MegaState::Disarmed => 'd',
-            MegaState::Frozen => 'f',
-        }
-    }
-    pub fn from_letter(c: char) -> Option<MegaState> {
-        MegaState::ALL.into_iter().find(|s| s.letter() == c)
-    }
-    pub fn name(self) -> &'static str {
-        match self {
-            MegaState::Neutral => "Neutral",
-            MegaState::Armed => "Armed",
-            MegaState::Disarmed => "Disarmed",
-            MegaState::Frozen => "Frozen",
-        }
-    }
+pub struct Mark {
+    pub square: Square,
+    pub powers: Powers,
 }
 
 /// A chess position with its history since it was set up.
@@ -129,21 +98,20 @@ pub struct Chess {
     fullmove: u16,
     hash: u64,
     history: Vec<Undo>,
-    /// Where each colour's mega-knight stands (Infinite Recursion only; `None` in chess).
-    mega: [Option<Square>; 2],
-    mega_state: [MegaState; 2],
+    /// Each colour's marked piece, if any ([`Mark`]).
+    marks: [Option<Mark>; 2],
 }
 
 fn piece_key(color: Color, pt: u8, sq: Square) -> u64 {
     zobrist::key(DOMAIN_PIECE, color as u64, pt as u64, sq.0 as u64)
 }
 
-fn mega_key(color: Color, sq: Square, state: MegaState) -> u64 {
+fn mark_key(color: Color, mark: Mark) -> u64 {
     zobrist::key(
         zobrist::DOMAIN_STATE,
         color as u64,
-        sq.0 as u64,
-        state as u64 + 100,
+        mark.square.0 as u64,
+        mark.powers.0 as u64 + 100,
     )
 }
 
@@ -202,8 +170,7 @@ impl Chess {
             fullmove: 1,
             hash: 0,
             history: Vec::new(),
-            mega: [None, None],
-            mega_state: [MegaState::Neutral; 2],
+            marks: [None, None],
         }
     }
 
@@ -269,8 +236,7 @@ impl Chess {
     }
 
     /// The occupied squares as a picture shows them, the board's file `f` drawn at file
-    /// `f + file_offset` of the whole (Infinite Recursion puts board B at offset 8). A
-    /// mega-knight (IR-2) is shown as `M` with its state (IR-4).
+    /// `f + file_offset` of the whole (Infinite Recursion puts board B at offset 8).
     pub fn square_views(&self, file_offset: u8) -> Vec<SquareView> {
         let names: Vec<&'static str> = chess_pieces().iter().map(|d| d.name).collect();
         let mut out = Vec::new();
@@ -280,23 +246,12 @@ impl Chess {
                 continue;
             };
             let (file, rank) = (i % 8 + file_offset, i / 8);
-            let mega = self.mega_square(color) == Some(sq);
-            let (letter, name) = if mega {
-                ('M', "Mega-knight")
-            } else {
-                (LETTERS[pt as usize], names[pt as usize])
-            };
+            let letter = LETTERS[pt as usize];
             let letter = if color == Color::White {
                 letter
             } else {
                 letter.to_ascii_lowercase()
             };
-            let mut badges = Vec::new();
-            if mega {
-                badges.push(Badge::Mega {
-                    state: self.mega_state(color).name(),
-                });
-            }
             out.push(SquareView {
                 square: format!("{}{}", (b'a' + file) as char, rank + 1),
                 file,
@@ -304,53 +259,57 @@ impl Chess {
                 piece: PieceView {
                     letter,
                     color,
-                    name,
+                    name: names[pt as usize],
                 },
-                badges,
+                badges: Vec::new(),
             });
         }
         out
     }
 
-    /// Where `color`'s mega-knight stands, if it has one on this board (IR-2).
-    pub fn mega_square(&self, color: Color) -> Option<Square> {
-        self.mega[color.index()]
+    /// `color`'s marked piece, if it has one on this board.
+    pub fn mark(&self, color: Color) -> Option<Mark> {
+        self.marks[color.index()]
     }
-    pub fn mega_state(&self, color: Color) -> MegaState {
-        self.mega_state[color.index()]
-    }
-    /// Marks the knight on `sq` as `color`'s mega-knight (or removes the mark with `None`).
-    pub fn set_mega_square(&mut self, color: Color, sq: Option<Square>) -> Result<(), FenError> {
-        if let Some(s) = sq {
-            if self.piece_at(s) != Some((color, KNIGHT)) {
+    /// Marks `color`'s piece on `mark.square` with `mark.powers` (replacing any earlier mark of
+    /// that colour), or removes the mark with `None`.
+    pub fn set_mark(&mut self, color: Color, mark: Option<Mark>) -> Result<(), FenError> {
+        if let Some(m) = mark {
+            if self.piece_at(m.square).map(|(c, _)| c) != Some(color) {
                 return Err(FenError::Impossible(format!(
-                    "no {} knight to be a mega-knight",
-                    color.name()
+                    "no {} piece on {} to mark",
+                    color.name(),
+                    Self::square_name(m.square, RankBase::ONE)
                 )));
             }
         }
-        self.toggle_mega_key(color);
-        self.mega[color.index()] = sq;
-        self.toggle_mega_key(color);
+        self.replace_mark(color, mark);
         Ok(())
     }
-    /// Sets the state of `color`'s mega-knight (IR-4, IR-6).
-    pub fn set_mega_state(&mut self, color: Color, state: MegaState) {
-        self.toggle_mega_key(color);
-        self.mega_state[color.index()] = state;
-        self.toggle_mega_key(color);
-    }
-    #[inline(always)]
-    fn toggle_mega_key(&mut self, color: Color) {
-        if let Some(sq) = self.mega[color.index()] {
-            self.hash ^= mega_key(color, sq, self.mega_state[color.index()]);
+    /// Gives `color`'s marked piece new powers (nothing happens if it has none, e.g. once it
+    /// was captured).
+    pub fn set_mark_powers(&mut self, color: Color, powers: Powers) {
+        if let Some(m) = self.marks[color.index()] {
+            self.replace_mark(color, Some(Mark { powers, ..m }));
         }
     }
-    /// Squares of pieces that cannot be captured: a Neutral mega-knight (IR-4).
+    /// Sets `color`'s mark, keeping the key up to date.
+    #[inline(always)]
+    fn replace_mark(&mut self, color: Color, mark: Option<Mark>) {
+        if let Some(old) = self.marks[color.index()] {
+            self.hash ^= mark_key(color, old);
+        }
+        self.marks[color.index()] = mark;
+        if let Some(new) = mark {
+            self.hash ^= mark_key(color, new);
+        }
+    }
+    /// Squares of `color`'s pieces that cannot be captured: a mark with
+    /// [`Powers::UNCAPTURABLE`].
     #[inline(always)]
     fn uncapturable(&self, color: Color) -> u64 {
-        match self.mega[color.index()] {
-            Some(sq) if self.mega_state[color.index()] == MegaState::Neutral => 1u64 << sq.0,
+        match self.marks[color.index()] {
+            Some(m) if m.powers.has(Powers::UNCAPTURABLE) => 1u64 << m.square.0,
             _ => 0,
         }
     }
@@ -397,8 +356,8 @@ impl Chess {
             h ^= k.side;
         }
         for c in Color::BOTH {
-            if let Some(sq) = self.mega[c.index()] {
-                h ^= mega_key(c, sq, self.mega_state[c.index()]);
+            if let Some(m) = self.marks[c.index()] {
+                h ^= mark_key(c, m);
             }
         }
         h
@@ -436,9 +395,26 @@ impl Chess {
         self.by_type[KNIGHT as usize] == 0 && (bishops & DARK == 0 || bishops & !DARK == 0)
     }
 
+    /// The square of the rook a castling move `m` of `us` castles with.
+    #[inline(always)]
+    fn castling_rook(&self, us: Color, m: Move) -> Square {
+        let side = if m.to().0 > m.from().0 { 0 } else { 1 };
+        self.castle_rook[cr(us, side)]
+    }
+
     fn square_name(sq: Square, base: RankBase) -> String {
         Geometry::CHESS.name(sq, base)
     }
+}
+
+/// The pawn an en-passant capture by `us` landing on `to` removes.
+#[inline(always)]
+fn ep_victim(us: Color, to: Square) -> Square {
+    Square(if us == Color::White {
+        to.0 - 8
+    } else {
+        to.0 + 8
+    })
 }
 
 /// Where king and rook land: the king two squares towards the rook, the rook on the square the
@@ -507,7 +483,7 @@ impl Variant for Chess {
             ep: self.ep,
             halfmove: self.halfmove,
             hash: self.hash,
-            mega: self.mega,
+            marks: self.marks,
         };
         if let Some(ep) = self.ep {
             self.hash ^= k.ep[(ep.0 % 8) as usize];

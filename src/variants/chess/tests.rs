@@ -92,3 +92,93 @@ fn non_ascii_four_byte_move_text_is_refused() {
         }
     }
 }
+
+fn moves_of(pos: &Chess) -> Vec<String> {
+    let mut list = MoveList::new();
+    pos.legal_moves(&mut list);
+    list.iter()
+        .map(|&m| pos.move_text(m, Dialect::UCI))
+        .collect()
+}
+
+fn play_text(pos: &mut Chess, text: &str) {
+    let m = pos.parse_move(text, Dialect::UCI).unwrap();
+    pos.make_move(m);
+    assert_eq!(pos.hash(), pos.compute_hash(), "{}", pos.fen());
+}
+
+fn marked(square: u8, powers: Powers) -> Option<Mark> {
+    Some(Mark {
+        square: Square(square),
+        powers,
+    })
+}
+
+/// A mark may sit on any piece of its colour: a rook that cannot move neither moves nor castles;
+/// one that cannot capture moves and castles but never takes.
+#[test]
+fn a_marked_rook_obeys_its_powers() {
+    let fen = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1";
+    let plain = moves_of(&Chess::from_fen(fen).unwrap());
+    let mut pos = Chess::from_fen(fen).unwrap();
+    pos.set_mark(Color::White, marked(7, Powers::NO_MOVE))
+        .unwrap();
+    assert_eq!(pos.hash(), pos.compute_hash());
+    let still = moves_of(&pos);
+    assert!(still.iter().all(|t| !t.starts_with("h1")), "{still:?}");
+    assert!(!still.contains(&"e1g1".to_string()) && still.contains(&"e1c1".to_string()));
+    assert_eq!(
+        still.len(),
+        plain.iter().filter(|t| !t.starts_with("h1")).count() - 1
+    );
+    pos.set_mark_powers(Color::White, Powers::NO_CAPTURE);
+    assert_eq!(pos.hash(), pos.compute_hash());
+    let quiet = moves_of(&pos);
+    assert!(!quiet.contains(&"h1h8".to_string()) && quiet.contains(&"h1h7".to_string()));
+    assert!(quiet.contains(&"e1g1".to_string()));
+    assert_eq!(quiet.len(), plain.len() - 1);
+}
+
+/// The mark follows its piece through castling and is restored by unmake; the key covers it.
+#[test]
+fn a_mark_follows_castling_and_unmake() {
+    let fen = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1";
+    let mut pos = Chess::from_fen(fen).unwrap();
+    let plain_hash = pos.hash();
+    pos.set_mark(Color::White, marked(7, Powers::NONE)).unwrap();
+    assert_ne!(pos.hash(), plain_hash);
+    play_text(&mut pos, "e1g1");
+    assert_eq!(pos.mark(Color::White), marked(5, Powers::NONE));
+    pos.unmake_move();
+    assert_eq!(pos.mark(Color::White), marked(7, Powers::NONE));
+    pos.set_mark(Color::White, marked(4, Powers::NONE)).unwrap();
+    play_text(&mut pos, "e1c1");
+    assert_eq!(pos.mark(Color::White), marked(2, Powers::NONE));
+    pos.unmake_move();
+    pos.set_mark(Color::White, None).unwrap();
+    assert_eq!(pos.hash(), plain_hash);
+    // Only a piece of the mark's colour may carry it.
+    assert!(pos
+        .set_mark(Color::White, marked(20, Powers::NONE))
+        .is_err());
+    assert!(pos
+        .set_mark(Color::White, marked(63, Powers::NONE))
+        .is_err());
+}
+
+/// An uncapturable pawn cannot be taken en passant; a capturable marked one loses its mark.
+#[test]
+fn a_marked_pawn_and_en_passant() {
+    let fen = "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 2";
+    let mut pos = Chess::from_fen(fen).unwrap();
+    assert!(moves_of(&pos).contains(&"e5d6".to_string()));
+    pos.set_mark(Color::Black, marked(35, Powers::UNCAPTURABLE))
+        .unwrap();
+    assert!(!moves_of(&pos).contains(&"e5d6".to_string()));
+    pos.set_mark_powers(Color::Black, Powers::NONE);
+    play_text(&mut pos, "e5d6");
+    assert_eq!(pos.mark(Color::Black), None);
+    pos.unmake_move();
+    assert_eq!(pos.mark(Color::Black), marked(35, Powers::NONE));
+    assert_eq!(pos.hash(), pos.compute_hash());
+}

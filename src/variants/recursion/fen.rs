@@ -49,7 +49,7 @@ fn split_placement(placement: &str) -> Result<Halves, FenError> {
         let rank = 7 - i as u8;
         let cells = rank_cells(rank_text, rank as u32 + 1, 16, |c| {
             let up = c.to_ascii_uppercase();
-            up == 'M' || LETTERS.contains(&up)
+            up == MEGA_LETTER || LETTERS.contains(&up)
         })?;
         for (b, half) in halves.iter_mut().enumerate() {
             let mut s = String::new();
@@ -67,7 +67,7 @@ fn split_placement(placement: &str) -> Result<Halves, FenError> {
                         } else {
                             Color::Black
                         };
-                        if c.eq_ignore_ascii_case(&'M') {
+                        if c.eq_ignore_ascii_case(&MEGA_LETTER) {
                             megas.push((b, color, Square(rank * 8 + file as u8)));
                             s.push(if color == Color::White { 'N' } else { 'n' });
                         } else {
@@ -314,16 +314,16 @@ pub(super) fn parse(fen: &str) -> Result<Recursion, FenError> {
                     owner.name()
                 )));
             }
-            if board.mega_square(owner).is_some() {
+            if board.mark(owner).is_some() {
                 return Err(FenError::Impossible(format!(
                     "two mega-knights on board {}",
                     ['A', 'B'][b]
                 )));
             }
-            board.set_mega_square(owner, Some(sq))?;
             debug_assert_eq!(board.piece_at(sq), Some((owner, KNIGHT)));
+            let powers = bf.mega.powers();
+            board.set_mark(owner, Some(Mark { square: sq, powers }))?;
         }
-        board.set_mega_state(owner, bf.mega);
         boards.push(board);
     }
     let boards: [Chess; 2] = [boards.remove(0), boards.remove(0)];
@@ -392,6 +392,7 @@ pub(super) fn parse(fen: &str) -> Result<Recursion, FenError> {
         active: active_field,
         results,
         pending,
+        states: [fields[0].mega, fields[1].mega],
         fullmove,
         history: Vec::new(),
     };
@@ -432,20 +433,7 @@ pub(super) fn parse(fen: &str) -> Result<Recursion, FenError> {
 
 pub(super) fn write(pos: &Recursion) -> String {
     let s = crate::core::fen::write_placement(16, 8, |file, rank| {
-        let b = (file / 8) as usize;
-        let csq = Square(rank * 8 + file % 8);
-        pos.boards[b].piece_at(csq).map(|(c, pt)| {
-            let l = if pos.boards[b].mega_square(c) == Some(csq) {
-                'M'
-            } else {
-                LETTERS[pt as usize]
-            };
-            if c == Color::White {
-                l
-            } else {
-                l.to_ascii_lowercase()
-            }
-        })
+        pos.letter_at((file / 8) as usize, Square(rank * 8 + file % 8))
     });
     format!(
         "{} {} {} {} {} {}",

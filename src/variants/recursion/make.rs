@@ -59,8 +59,8 @@ impl Recursion {
             return;
         };
         for b in 0..2 {
-            if self.mega_state(b) != u.states[b] {
-                self.boards[b].set_mega_state(mega_owner(b), u.states[b]);
+            if self.states[b] != u.states[b] {
+                self.set_state(b, u.states[b]);
             }
         }
         if let Some(b) = u.board {

@@ -4,23 +4,27 @@
 //! Board A (index 0) is White's board, files a–h of the 16×8 whole; board B (index 1) is
 //! Black's board, files i–p (IR-1). White's mega-knight stands on board A and *is* the game on
 //! board B; Black's stands on board B and *is* the game on board A (IR-2). Each board is an
-//! international chess game (IR-3, [`Chess`]) whose mega-knight obeys its state (IR-4).
+//! international chess game (IR-3, [`Chess`]) whose mega-knight obeys its state (IR-4): the
+//! knight is the board's [`Mark`], given its state's powers ([`MegaState::powers`]).
 //! The plies of the protocols alternate White, Black as ever; which board a ply is played on
 //! follows the steps of IR-5, with passes once a board is finished; state changes wait for the
 //! end of the step (IR-6); the game ends when both boards have (IR-7).
 
 mod fen;
 mod make;
+mod pieces;
 #[cfg(test)]
 mod tests;
+
+pub use pieces::{MegaState, MEGA_LETTER, MEGA_NAME};
 
 use crate::core::fen::rank_cells;
 use crate::core::zobrist::{self, DOMAIN_STATE};
 use crate::core::{
-    Color, Dialect, FenError, Geometry, Move, MoveError, MoveKind, MoveList, Outcome, PositionView,
-    RankBase, Square, SubBoardView, Variant,
+    Badge, Color, Dialect, FenError, Geometry, Move, MoveError, MoveKind, MoveList, Outcome,
+    PositionView, RankBase, Square, SquareView, SubBoardView, Variant,
 };
-use crate::variants::chess::{Chess, MegaState, KNIGHT, LETTERS};
+use crate::variants::chess::{Chess, Mark, KNIGHT, LETTERS};
 
 /// The whole board as XBoard shows it: 16 files, 8 ranks.
 pub const GEOMETRY: Geometry = Geometry {
@@ -97,6 +101,9 @@ pub struct Recursion {
     /// White's move of this step ended a board: the knight-state change waits for Black's move
     /// (IR-6).
     pending: bool,
+    /// The state of the mega-knight standing (or that stood) on each board (IR-4); while it
+    /// stands, its board's mark carries the state's powers.
+    states: [MegaState; 2],
     fullmove: u32,
     history: Vec<Undo>,
 }
@@ -154,7 +161,57 @@ impl Recursion {
     }
     /// The state of the mega-knight standing (or that stood) on board `b`.
     pub fn mega_state(&self, b: usize) -> MegaState {
-        self.boards[b].mega_state(mega_owner(b))
+        self.states[b]
+    }
+    /// Where the mega-knight of board `b` stands (a square of that chess board), unless it was
+    /// captured.
+    pub fn mega_square(&self, b: usize) -> Option<Square> {
+        self.boards[b].mark(mega_owner(b)).map(|m| m.square)
+    }
+    /// The mega-knight of board `b` takes state `s`: its mark gets the state's powers (IR-4).
+    fn set_state(&mut self, b: usize, s: MegaState) {
+        self.states[b] = s;
+        self.boards[b].set_mark_powers(mega_owner(b), s.powers());
+    }
+    /// Where the mega-knight of board `b` stands, as the whole board names it, or `captured`.
+    fn mega_place(&self, b: usize) -> String {
+        match self.mega_square(b) {
+            Some(sq) => GEOMETRY.name(from_chess_sq(b, sq), RankBase::ONE),
+            None => "captured".into(),
+        }
+    }
+    /// The FEN letter of what stands on square `csq` of board `b` (`M`/`m`: a mega-knight).
+    fn letter_at(&self, b: usize, csq: Square) -> Option<char> {
+        self.boards[b].piece_at(csq).map(|(c, pt)| {
+            let l = if self.mega_square(b) == Some(csq) {
+                MEGA_LETTER
+            } else {
+                LETTERS[pt as usize]
+            };
+            if c == Color::White {
+                l
+            } else {
+                l.to_ascii_lowercase()
+            }
+        })
+    }
+    /// The pictures of board `b`'s squares, its mega-knight shown as `M` with its state.
+    fn square_views(&self, b: usize) -> Vec<SquareView> {
+        let mut views = self.boards[b].square_views(8 * b as u8);
+        if let Some(sq) = self.mega_square(b) {
+            let (file, rank) = (sq.0 % 8 + 8 * b as u8, sq.0 / 8);
+            for v in views
+                .iter_mut()
+                .filter(|v| (v.file, v.rank) == (file, rank))
+            {
+                v.piece.letter = self.letter_at(b, sq).unwrap_or(MEGA_LETTER);
+                v.piece.name = MEGA_NAME;
+                v.badges.push(Badge::Mega {
+                    state: self.states[b].name(),
+                });
+            }
+        }
+        views
     }
     pub fn is_over(&self) -> bool {
         self.results[0].is_some() && self.results[1].is_some()
@@ -171,8 +228,7 @@ impl Recursion {
     fn apply_state_change(&mut self, x: usize) {
         let y = 1 - x;
         if let Some(r) = self.results[x] {
-            let owner = mega_owner(y);
-            self.boards[y].set_mega_state(owner, state_for(owner, r));
+            self.set_state(y, state_for(mega_owner(y), r));
         }
     }
 
@@ -191,7 +247,7 @@ impl Recursion {
             active: self.active,
             results: self.results,
             pending: self.pending,
-            states: [self.mega_state(0), self.mega_state(1)],
+            states: self.states,
             fullmove: self.fullmove,
         }
     }
@@ -394,22 +450,7 @@ impl Variant for Recursion {
                     s.push_str("  |");
                 }
                 for file in 0..8u8 {
-                    let csq = Square(rank * 8 + file);
-                    let c = match self.boards[b].piece_at(csq) {
-                        None => ' ',
-                        Some((color, pt)) => {
-                            let l = if self.boards[b].mega_square(color) == Some(csq) {
-                                'M'
-                            } else {
-                                LETTERS[pt as usize]
-                            };
-                            if color == Color::White {
-                                l
-                            } else {
-                                l.to_ascii_lowercase()
-                            }
-                        }
-                    };
+                    let c = self.letter_at(b, Square(rank * 8 + file)).unwrap_or(' ');
                     s.push_str(&format!(" {c} |"));
                 }
             }
@@ -426,10 +467,7 @@ impl Variant for Recursion {
                 self.results[b].map(|r| r.text()).unwrap_or("*"),
                 owner.name(),
                 self.mega_state(b).name(),
-                match self.boards[b].mega_square(owner) {
-                    Some(sq) => GEOMETRY.name(from_chess_sq(b, sq), RankBase::ONE),
-                    None => "captured".into(),
-                }
+                self.mega_place(b)
             ));
         }
         s.push_str(&format!(
@@ -448,8 +486,8 @@ impl Variant for Recursion {
     }
 
     fn describe(&self) -> PositionView {
-        let mut squares = self.boards[0].square_views(0);
-        squares.extend(self.boards[1].square_views(8));
+        let mut squares = self.square_views(0);
+        squares.extend(self.square_views(1));
         squares.sort_by_key(|s| (s.rank, s.file));
         let boards = (0..2)
             .map(|b| {
@@ -465,10 +503,7 @@ impl Variant for Recursion {
                         "{}'s mega-knight: {}, {}",
                         owner.name(),
                         self.mega_state(b).name(),
-                        match self.boards[b].mega_square(owner) {
-                            Some(sq) => GEOMETRY.name(from_chess_sq(b, sq), RankBase::ONE),
-                            None => "captured".into(),
-                        }
+                        self.mega_place(b)
                     ),
                 }
             })

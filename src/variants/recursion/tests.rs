@@ -64,8 +64,8 @@ const B_DRAWN: &str = "k7/8/8/8/8/8/8/7K";
 fn ir_1_ir_2_start_position() {
     let pos = Recursion::startpos();
     assert_eq!(pos.fen(), START_FEN);
-    assert_eq!(pos.board(0).mega_square(Color::White), Some(Square(1)));
-    assert_eq!(pos.board(1).mega_square(Color::Black), Some(Square(57)));
+    assert_eq!(pos.mega_square(0), Some(Square(1)));
+    assert_eq!(pos.mega_square(1), Some(Square(57)));
     assert_eq!(pos.board(0).king_square(Color::White), Square(3));
     // White opens on its own board (files a-h) only.
     let m = moves(&pos);
@@ -191,6 +191,36 @@ fn ir_4_armed_mega_knight_is_a_knight() {
         moves_from(&pos, "c3"),
         ["c3a2", "c3a4", "c3b1", "c3b5", "c3d1", "c3d5", "c3e2", "c3e4"]
     );
+}
+
+/// IR-4: each state is a set of powers on the board's mark of the knight, as the table says
+/// (Neutral: no captures, cannot be captured; Armed: none; Disarmed: no captures; Frozen: no
+/// moves); a state change gives the mark its new powers and unmake takes them back.
+#[test]
+fn ir_4_states_are_powers_of_the_marked_knight() {
+    use crate::core::Powers;
+    let p = |s: MegaState| s.powers();
+    assert!(p(MegaState::Neutral).has(Powers::UNCAPTURABLE.union(Powers::NO_CAPTURE)));
+    assert!(!p(MegaState::Neutral).has(Powers::NO_MOVE));
+    assert_eq!(p(MegaState::Armed), Powers::NONE);
+    assert_eq!(p(MegaState::Disarmed), Powers::NO_CAPTURE);
+    assert_eq!(p(MegaState::Frozen), Powers::NO_MOVE);
+    let mark_powers =
+        |pos: &Recursion, b: usize| pos.board(b).mark(mega_owner(b)).map(|m| m.powers).unwrap();
+    let fen = format!(
+        "{} w a w:-:-:0:*:n b:KQkq:-:0:*:n 1",
+        combine(A_WHITE_MATES_IN_ONE, B_START)
+    );
+    let mut pos = Recursion::from_fen(&fen).unwrap();
+    assert_eq!(mark_powers(&pos, 0), p(MegaState::Neutral));
+    assert_eq!(mark_powers(&pos, 1), p(MegaState::Neutral));
+    play(&mut pos, "h1h8");
+    play(&mut pos, "m7m5");
+    assert_eq!(mark_powers(&pos, 1), p(MegaState::Frozen));
+    assert_eq!(pos.board(1).hash(), pos.board(1).compute_hash());
+    pos.unmake_move();
+    assert_eq!(mark_powers(&pos, 1), p(MegaState::Neutral));
+    assert_eq!(pos.board(1).hash(), pos.board(1).compute_hash());
 }
 
 /// Board A: White mates with Qh5xf7 style in one (Black king boxed in).
