@@ -60,20 +60,15 @@ fn strip_comments(p: &Path) -> String {
         .join("\n")
 }
 
-/// Every power some piece of some variant is given.
+/// Every power some piece of some variant is given: the variants' constant `PieceDef` lists
+/// (and Microorganism's gifts, MC-7).
 fn given_powers() -> u32 {
-    let mut all = 0;
-    for d in chess::chess_pieces()
+    chess::PIECES
         .iter()
-        .chain(micro::organisms().iter())
-        .chain(micro::gifts().iter())
-    {
-        all |= d.powers.0;
-    }
-    for c in immune::immune_pieces() {
-        all |= c.def.powers.0;
-    }
-    all
+        .chain(&micro::PIECES)
+        .chain(&micro::GIFTS)
+        .chain(&immune::PIECES)
+        .fold(0, |all, d| all | d.powers.0)
 }
 
 #[test]

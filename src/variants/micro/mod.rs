@@ -13,8 +13,8 @@ mod pieces;
 mod tests;
 
 pub use pieces::{
-    gifts, organisms, AMOEBA, BACTERIUM, LETTERS, NEURON, PARAMECIUM, PLATELET, PRION, PROMOTIONS,
-    RBC, TYPES, VIRUS, WBC,
+    organisms, AMOEBA, BACTERIUM, GIFTS, LETTERS, NEURON, PARAMECIUM, PIECES, PLATELET, PRION,
+    PROMOTIONS, RBC, TYPES, VIRUS, WBC,
 };
 
 use std::sync::OnceLock;
@@ -177,8 +177,7 @@ fn dir_index(dx: i32, dy: i32) -> usize {
 pub fn tables() -> &'static Tables {
     static T: OnceLock<Tables> = OnceLock::new();
     T.get_or_init(|| {
-        let defs = organisms();
-        let gifts = gifts();
+        let (defs, gifts) = (&PIECES, &GIFTS);
         let slides_of = |t: &PieceTables<U256>| -> u8 {
             t.slides[0]
                 .iter()
@@ -186,7 +185,7 @@ pub fn tables() -> &'static Tables {
         };
         let leaps_of = |d: &crate::core::PieceDef| -> Vec<(i32, i32)> {
             let mut v = Vec::new();
-            for a in &d.atoms {
+            for a in d.atoms {
                 if a.reach == crate::core::Reach::Leap {
                     for x in a.vectors(Color::White) {
                         if !v.contains(&x) {
