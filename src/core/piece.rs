@@ -146,6 +146,9 @@ impl Powers {
     /// Counts its own captures (part of the position: FEN, hash, repetition) and leaves the board
     /// with the capture that reaches its variant's limit (Immune dendritic cell: the 10th, IM-4).
     pub const CAPTURE_LIMIT: Powers = Powers(1 << 15);
+    /// Can never carry a rider (Microorganism Neuron and lone Prion, MC-12): a Prion cannot
+    /// step onto it, and a rider of a piece it captures leaves the board with its host.
+    pub const NO_RIDER: Powers = Powers(1 << 16);
 
     #[inline(always)]
     pub const fn has(self, p: Powers) -> bool {

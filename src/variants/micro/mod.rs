@@ -13,8 +13,8 @@ mod pieces;
 mod tests;
 
 pub use pieces::{
-    organisms, AMOEBA, BACTERIUM, GIFTS, LETTERS, NEURON, PARAMECIUM, PIECES, PLATELET, PRION,
-    PROMOTIONS, RBC, TYPES, VIRUS, WBC,
+    organisms, AMOEBA, BACTERIUM, GIFTS, GIVES_NOTHING, LETTERS, NEURON, PARAMECIUM, PIECES,
+    PLATELET, PRION, PROMOTIONS, RBC, TYPES, VIRUS, WBC,
 };
 
 use std::sync::OnceLock;
@@ -447,17 +447,17 @@ impl Micro {
     fn absorb(eater: &mut Cell, eaten: &Cell) {
         if eater.powers().has(Powers::ABSORB) {
             eater.absorbed |= (1 << eaten.kind) | eaten.absorbed;
-            // Red blood cells and neurons give nothing; keep the set to real gifts.
-            eater.absorbed &= !((1 << RBC) | (1 << NEURON) | (1 << BACTERIUM));
+            // Keep the set to real gifts: a Red blood cell, a Neuron and a Bacterium's own
+            // moves give nothing (their GIFTS entries are empty).
+            eater.absorbed &= !GIVES_NOTHING;
         }
     }
 
-    /// Whether `c` may carry a rider (MC-12): not a Neuron, not a wall member, not infected,
-    /// not a lone Prion, not already ridden.
+    /// Whether `c` may carry a rider (MC-12): not a piece with [`Powers::NO_RIDER`] (a Neuron,
+    /// a lone Prion), not a wall member, not infected, not already ridden.
     pub fn rideable(c: &Cell) -> bool {
         !c.is_empty()
-            && c.kind != NEURON
-            && c.kind != PRION
+            && !c.powers().has(Powers::NO_RIDER)
             && !c.has(BONDED)
             && !c.has(INFECTED)
             && c.rider.is_none()
@@ -469,10 +469,11 @@ impl Micro {
         !c.is_empty() && c.color() != by && c.flags & (BONDED | INFECTED) == 0
     }
 
-    /// A rider of a captured host moves onto the capturer if it can carry one (MC-12).
+    /// A rider of a captured host moves onto the capturer if it can carry one (MC-12: not a
+    /// piece with [`Powers::NO_RIDER`], not one already ridden).
     fn transfer_rider(capturer: &mut Cell, victim: &Cell) {
         if let Some(r) = victim.rider {
-            if capturer.kind != NEURON && capturer.kind != PRION && capturer.rider.is_none() {
+            if !capturer.powers().has(Powers::NO_RIDER) && capturer.rider.is_none() {
                 capturer.rider = Some(r);
             }
         }

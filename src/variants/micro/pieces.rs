@@ -33,7 +33,14 @@ pub const PIECES: [PieceDef; 9] = [
         Powers::PROMOTES.union(Powers::EN_PASSANT),
         4,
     ),
-    PieceDef::new("Neuron", 'N', KING, Powers::ROYAL, 1),
+    // MC-4: royal; MC-12: never ridden.
+    PieceDef::new(
+        "Neuron",
+        'N',
+        KING,
+        Powers::ROYAL.union(Powers::NO_RIDER),
+        1,
+    ),
     PieceDef::new("White blood cell", 'W', QUEEN, Powers::OWN_HALF, 1),
     PieceDef::new("Paramecium", 'C', PARAMECIUM_ATOMS, Powers::NONE, 1),
     PieceDef::new(
@@ -55,7 +62,8 @@ pub const PIECES: [PieceDef; 9] = [
         Powers::INFECT,
         1,
     ),
-    PieceDef::new("Prion", 'R', &[], Powers::RIDE, 1),
+    // MC-12: rides, and a lone Prion is never ridden.
+    PieceDef::new("Prion", 'R', &[], Powers::RIDE.union(Powers::NO_RIDER), 1),
 ];
 
 /// How many organism types there are.
@@ -72,6 +80,7 @@ const fn gift(name: &'static str, atoms: &'static [Atom], powers: Powers) -> Pie
 /// moves and powers, except that the White blood cell's half-board limit is a limit, not a
 /// power, a Red blood cell adds nothing, and a Neuron is never eaten. (An eaten Bacterium adds
 /// what it had absorbed, on top of its own king and knight moves, which every Bacterium has.)
+/// A gift without atoms and powers gives nothing ([`GIVES_NOTHING`]).
 pub const GIFTS: [PieceDef; TYPES] = [
     gift("nothing (red blood cell)", &[], Powers::NONE),
     gift("nothing (neuron)", &[], Powers::NONE),
@@ -91,6 +100,21 @@ pub const GIFTS: [PieceDef; TYPES] = [
     gift("infection", &[], Powers::INFECT),
     gift("riding and killing", &[], Powers::RIDE),
 ];
+
+/// The types whose [`GIFTS`] entry gives nothing (no atoms, no powers), as type bits: a
+/// Bacterium's absorbed set never holds them (MC-7: a Red blood cell adds nothing new, a
+/// Neuron is never eaten, an eaten Bacterium adds what it had absorbed, not a gift of its own).
+pub const GIVES_NOTHING: u16 = {
+    let mut bits = 0u16;
+    let mut t = 0;
+    while t < TYPES {
+        if GIFTS[t].atoms.is_empty() && GIFTS[t].powers.0 == 0 {
+            bits |= 1 << t;
+        }
+        t += 1;
+    }
+    bits
+};
 
 /// [`PIECES`], for the FEN module written when the list was built at run time (being
 /// rewritten on another branch); new code reads [`PIECES`].
