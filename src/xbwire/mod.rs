@@ -122,6 +122,17 @@ const IMMUNE: Profile = Profile {
     },
 };
 
+// Each profile has a slot for each type it shows, and shows every type of its variant (chess's
+// and the mega-knight for Recursion).
+const _: () = {
+    assert!(RECURSION.types.len() == RECURSION.slots.len());
+    assert!(MICRO.types.len() == MICRO.slots.len());
+    assert!(IMMUNE.types.len() == IMMUNE.slots.len());
+    assert!(RECURSION.types.len() == chess::TYPES + 1);
+    assert!(MICRO.types.len() == micro::TYPES);
+    assert!(IMMUNE.types.len() == immune::TYPES);
+};
+
 /// Whether XBoard is shown the variant mirrored: colours swapped and the board flipped
 /// vertically (Immune Chess, whose Black moves first).
 pub fn mirrored(kind: VariantKind) -> bool {
