@@ -16,7 +16,7 @@ pub use bitset::{BitSet, U256};
 pub use color::Color;
 pub use geometry::{Geometry, RankBase, Square};
 pub use moves::{Move, MoveKind, MoveList, MAX_MOVES};
-pub use piece::{Atom, Mode, PieceDef, PieceTables, Powers, Reach, Sym};
+pub use piece::{letters, Atom, Mode, PieceDef, PieceTables, Powers, Reach, Sym};
 pub use variant::{
     perft, perft_divide, perft_until, Dialect, FenError, MoveError, Outcome, Protocol, Variant,
     MAX_PERFT_DEPTH,

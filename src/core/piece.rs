@@ -72,6 +72,13 @@ impl Atom {
     /// Diagonal step.
     pub const FERZ: Atom = Atom::new(1, 1, Reach::Leap, Mode::Both, Sym::All);
 
+    /// A chess pawn's moves: a step forward to an empty square, a diagonal step forward to
+    /// capture (its longer first move is [`PieceDef::initial_push`]).
+    pub const PAWN: [Atom; 2] = [
+        Atom::new(0, 1, Reach::Leap, Mode::MoveOnly, Sym::Forward),
+        Atom::new(1, 1, Reach::Leap, Mode::CaptureOnly, Sym::Forward),
+    ];
+
     /// Every concrete vector this atom stands for, for a piece of `color` (forward is +rank for
     /// White and -rank for Black).
     pub fn vectors(&self, color: Color) -> Vec<(i32, i32)> {
@@ -131,8 +138,9 @@ impl Powers {
     pub const UNCAPTURABLE: Powers = Powers(1 << 11);
     /// Confined to its own half of the board (Microorganism white blood cell, MC-5).
     pub const OWN_HALF: Powers = Powers(1 << 12);
-    // Bit 13 is free (it was MEGA; the mega-knight is a marked knight of a chess board, see
-    // `variants::chess::MegaState`, not a power of a piece type).
+    /// Can never carry a rider (Microorganism Neuron and lone Prion, MC-12): a Prion cannot
+    /// step onto it, and a rider of a piece it captures leaves the board with its host.
+    pub const NO_RIDER: Powers = Powers(1 << 13);
     /// Promotes on a move that ends in its variant's promotion zone (not only the last rank), to
     /// the type its variant's data name (Immune monocyte: the last two ranks, IM-4).
     pub const ZONE_PROMOTES: Powers = Powers(1 << 14);
@@ -164,11 +172,13 @@ impl std::ops::BitOr for Powers {
 }
 
 /// A piece type: its name, FEN letter (upper case; Black's is the lower case), atoms and powers.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// Each variant lists its types once, as a constant array (`PIECES`), from which its letter
+/// table, its type count, its evaluation's value slots and XBoard's `piece` lines are derived.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct PieceDef {
     pub name: &'static str,
     pub letter: char,
-    pub atoms: Vec<Atom>,
+    pub atoms: &'static [Atom],
     pub powers: Powers,
     /// The longest first move of a piece that has one (a pawn's double step is 2; MC-3's is 4);
     /// 1 means none beyond its atoms.
@@ -176,10 +186,38 @@ pub struct PieceDef {
 }
 
 impl PieceDef {
+    /// A type of the given name, letter, atoms, powers and longest first move.
+    pub const fn new(
+        name: &'static str,
+        letter: char,
+        atoms: &'static [Atom],
+        powers: Powers,
+        initial_push: u8,
+    ) -> PieceDef {
+        PieceDef {
+            name,
+            letter,
+            atoms,
+            powers,
+            initial_push,
+        }
+    }
+
     /// Whether the type can ever remove an enemy piece: some atom that may capture, or a shot.
     pub fn can_capture(&self) -> bool {
         self.powers.has(Powers::SHOOT) || self.atoms.iter().any(|a| a.mode != Mode::MoveOnly)
     }
+}
+
+/// The FEN letters of a list of types, by type (for a variant's `LETTERS`).
+pub const fn letters<const N: usize>(defs: &[PieceDef; N]) -> [char; N] {
+    let mut out = ['?'; N];
+    let mut i = 0;
+    while i < N {
+        out[i] = defs[i].letter;
+        i += 1;
+    }
+    out
 }
 
 /// Precomputed targets of one piece type on one geometry: for each colour and square, the leap
@@ -205,7 +243,7 @@ impl<B: BitSet> PieceTables<B> {
         };
         for color in Color::BOTH {
             let c = color.index();
-            for atom in &def.atoms {
+            for atom in def.atoms {
                 for (dx, dy) in atom.vectors(color) {
                     match atom.reach {
                         Reach::Leap => {
@@ -277,7 +315,7 @@ mod tests {
         let def = PieceDef {
             name: "Knight",
             letter: 'N',
-            atoms: vec![Atom::KNIGHT],
+            atoms: &[Atom::KNIGHT],
             powers: Powers::NONE,
             initial_push: 1,
         };
@@ -290,10 +328,15 @@ mod tests {
 
     #[test]
     fn can_capture_reads_modes_and_shots() {
+        const MOVER: [Atom; 1] = [Atom::new(1, 0, Reach::Slide(2), Mode::MoveOnly, Sym::All)];
+        const CAPTURER: [Atom; 2] = [
+            MOVER[0],
+            Atom::new(1, 1, Reach::Leap, Mode::CaptureOnly, Sym::Forward),
+        ];
         let mut def = PieceDef {
             name: "Mover",
             letter: 'X',
-            atoms: vec![Atom::new(1, 0, Reach::Slide(2), Mode::MoveOnly, Sym::All)],
+            atoms: &MOVER,
             powers: Powers::NONE,
             initial_push: 1,
         };
@@ -301,13 +344,7 @@ mod tests {
         def.powers = Powers::SHOOT;
         assert!(def.can_capture());
         def.powers = Powers::NONE;
-        def.atoms.push(Atom::new(
-            1,
-            1,
-            Reach::Leap,
-            Mode::CaptureOnly,
-            Sym::Forward,
-        ));
+        def.atoms = &CAPTURER;
         assert!(def.can_capture());
         assert!(!Powers::ZONE_PROMOTES.has(Powers::CAPTURE_LIMIT));
     }

@@ -16,15 +16,18 @@
 //!
 //! The rules rooms keep their own spelling, which UCI uses unchanged.
 
+pub mod betza;
 pub mod shadow;
 
 use crate::core::fen::mirror_placement;
 use crate::core::geometry::KING_STEPS;
 use crate::core::view::{Badge, SquareView};
 use crate::core::{
-    Color, Dialect, Geometry, Move, MoveError, MoveKind, Outcome, RankBase, Square, Variant,
+    Atom, Color, Dialect, Geometry, Move, MoveError, MoveKind, Outcome, PieceDef, RankBase, Square,
+    Variant,
 };
-use crate::variants::{AnyPos, VariantKind};
+use crate::variants::{chess, immune, micro, AnyPos, VariantKind};
+use betza::{atoms_betza, betza};
 use shadow::Shadow;
 use std::cell::OnceCell;
 
@@ -32,69 +35,104 @@ use std::cell::OnceCell;
 const SLOTS: usize = 66;
 const KING_SLOT: usize = SLOTS - 1;
 
-/// One variant's presentation in XBoard.
+/// One variant's presentation in XBoard. Only what is XBoard's own is written here (the glyph
+/// slots, the order of the `piece` lines, the parent); letters and Betza lines come from the
+/// variant's `PieceDef`s ([`betza`]), but for the few overrides documented at each profile.
 struct Profile {
     parent: &'static str,
-    /// `(slot, White letter, Black letter, White Betza, Black Betza)`; a letter `.` is unused.
-    pieces: &'static [(usize, char, char, &'static str, &'static str)],
+    /// The variant's piece types.
+    pieces: &'static [PieceDef],
+    /// The types shown, in the order of the `piece` lines, and XBoard's glyph slot of each.
+    types: &'static [u8],
+    slots: &'static [usize],
+    /// XBoard's letter for a slot, where it is not its type's own.
+    letters: &'static [(usize, char)],
+    /// A slot's Betza line written by hand, where the atoms cannot say it.
+    betza: &'static [(usize, &'static str)],
+    /// Which of our colours has a type (`None`: both) and the atoms XBoard is told beyond the
+    /// type's own.
+    cell: fn(u8) -> (Option<Color>, &'static [Atom]),
+}
+
+/// Both colours have every type, with its own atoms only.
+fn both(_: u8) -> (Option<Color>, &'static [Atom]) {
+    (None, &[])
 }
 
 // Glyph slots (XBoard 4.9.1 order): 0 Pawn, 1 Knight, 2 Bishop, 3 Rook, 4 Queen, 5 Advisor,
 // 6 Elephant, 7 Archbishop, 8 Marshall, 9 Gold, 10 Commoner, 11 Canon, 12 Nightrider,
 // 14 Crowned Rook, 17 Hawk, 19 Cobra, 25 Tower, 26 Wolf, 30 Dragon, 65 King.
+//
+// A pawn's Betza line is written by hand: XBoard's own spelling of a pawn puts the direction
+// before the mode (`fmW`; the writer, as every other line here, the mode first: `mfbW`), and
+// the longer first move (`ifmnD`: the double step, not jumping; `ifmR4`: MC-3's push of up to
+// 4) and en passant (`e`) are powers and `initial_push`, not atoms.
 
 /// Infinite Recursion Chess: chess glyphs, the mega-knight as a Nightrider glyph. `lion` is
 /// the parent because XBoard relays a pass as `usermove @@@@` only in chu and lion (IR-5).
-const RECURSION: Profile = Profile {
-    parent: "lion",
-    pieces: &[
-        (0, 'P', 'p', "fmWfceFifmnD", "fmWfceFifmnD"),
-        (1, 'N', 'n', "N", "N"),
-        (2, 'B', 'b', "B", "B"),
-        (3, 'R', 'r', "R", "R"),
-        (4, 'Q', 'q', "Q", "Q"),
-        (12, 'M', 'm', "N", "N"),
-        (KING_SLOT, 'K', 'k', "K", "K"),
-    ],
+/// The mega-knight (IR-4) is a knight marked by its state, not a type: shown (slot 12) with
+/// the knight's moves under XBoard's letter `M`.
+const RECURSION: Profile = {
+    use chess::{BISHOP, KING, KNIGHT, PAWN, QUEEN, ROOK};
+    Profile {
+        parent: "lion",
+        pieces: &chess::PIECES,
+        types: &[PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KNIGHT, KING],
+        slots: &[0, 1, 2, 3, 4, 12, KING_SLOT],
+        letters: &[(12, 'M')],
+        betza: &[(0, "fmWfceFifmnD")],
+        cell: both,
+    }
 };
 
 /// Microorganism Chess, parent `fairy`. (`seirawan`, whose suffix "gating" would leave a new
 /// piece on the square moved from, as a hatch and an expansion need, draws rank 16 as a row of
-/// White pawns in XBoard 4.9.1 and so cannot be used.)
-const MICRO: Profile = Profile {
-    parent: "fairy",
-    pieces: &[
-        (0, 'P', 'p', "fmWfcFifmR4", "fmWfcFifmR4"),
-        (1, 'B', 'b', "KN", "KN"),
-        (2, 'A', 'a', "BH", "BH"),
-        (4, 'W', 'w', "Q", "Q"),
-        (8, 'C', 'c', "RNG", "RNG"),
-        (17, 'R', 'r', "cK", "cK"),
-        (19, 'V', 'v', "mK", "mK"),
-        (25, 'T', 't', "K", "K"),
-        (KING_SLOT, 'N', 'n', "K", "K"),
-    ],
+/// White pawns in XBoard 4.9.1 and so cannot be used.) By hand: the pawn, without `e` (XBoard
+/// is not told of MC-3's en passant after a push of 2 to 4 squares), and the Prion (slot 17),
+/// which has no atoms: it moves only by riding a piece a king step away (MC-12), shown as
+/// king-step captures so that XBoard lets it step onto a piece.
+const MICRO: Profile = {
+    use micro::{AMOEBA, BACTERIUM, NEURON, PARAMECIUM, PLATELET, PRION, RBC, VIRUS, WBC};
+    Profile {
+        parent: "fairy",
+        pieces: &micro::PIECES,
+        types: &[
+            RBC, BACTERIUM, AMOEBA, WBC, PARAMECIUM, PRION, VIRUS, PLATELET, NEURON,
+        ],
+        slots: &[0, 1, 2, 4, 8, 17, 19, 25, KING_SLOT],
+        letters: &[],
+        betza: &[(0, "fmWfcFifmR4"), (17, "cK")],
+        cell: both,
+    }
 };
 
 /// Immune Chess: White's immune cells and Black's Invaders are different types, so each has a
-/// `piece` line of its own colour. No king. Shots (IM-5) are typed, not dragged.
+/// `piece` line of its own colour. No king. Shots (IM-5) are typed, not dragged; XBoard is told
+/// them as captures along their lines, so that a person can pick a shot's target.
 const IMMUNE: Profile = Profile {
     parent: "fairy",
-    pieces: &[
-        (26, '.', 'i', "", "W"),
-        (4, 'C', '.', "mQ", ""),
-        (8, 'M', '.', "Q2", ""),
-        (3, 'H', '.', "mR2", ""),
-        (25, 'B', '.', "cfR", ""),
-        (11, 'T', '.', "mfbWcfRcfB", ""),
-        (9, 'A', '.', "W", ""),
-        (6, 'E', '.', "W", ""),
-        (10, 'N', '.', "W", ""),
-        (7, 'S', '.', "Q3", ""),
-        (5, 'O', '.', "K", ""),
-        (30, 'D', '.', "Q2", ""),
-        (14, 'L', '.', "R2", ""),
-    ],
+    pieces: &immune::PIECES,
+    // Every type, in type order (Invader, Complement, …, Natural Killer).
+    types: &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12],
+    slots: &[26, 4, 8, 3, 25, 11, 9, 6, 10, 7, 5, 30, 14],
+    letters: &[],
+    betza: &[],
+    cell: |t| {
+        let c = &immune::CELLS[t as usize];
+        let side = if c.white { Color::White } else { Color::Black };
+        (Some(side), c.shots)
+    },
+};
+
+// Each profile has a slot for each type it shows, and shows every type of its variant (chess's
+// and the mega-knight for Recursion).
+const _: () = {
+    assert!(RECURSION.types.len() == RECURSION.slots.len());
+    assert!(MICRO.types.len() == MICRO.slots.len());
+    assert!(IMMUNE.types.len() == IMMUNE.slots.len());
+    assert!(RECURSION.types.len() == chess::TYPES + 1);
+    assert!(MICRO.types.len() == micro::TYPES);
+    assert!(IMMUNE.types.len() == immune::TYPES);
 };
 
 /// Whether XBoard is shown the variant mirrored: colours swapped and the board flipped
@@ -112,17 +150,39 @@ pub fn xb_color(kind: VariantKind, c: Color) -> Color {
     }
 }
 
-type PieceRow = (usize, char, char, &'static str, &'static str);
+/// A glyph as XBoard is told it: `(slot, White letter, Black letter, Betza)`, a letter `.`
+/// where that colour has no such piece.
+type PieceRow = (usize, char, char, String);
+
+/// A profile's override for a glyph slot, if it has one.
+fn by_slot<T: Copy>(list: &[(usize, T)], slot: usize) -> Option<T> {
+    list.iter().find(|r| r.0 == slot).map(|r| r.1)
+}
 
 /// The profile's pieces as XBoard is told them: with the colours swapped when mirrored.
 fn xb_pieces(p: &Profile, mirror: bool) -> Vec<PieceRow> {
-    p.pieces
+    p.types
         .iter()
-        .map(|&(slot, w, b, wb, bb)| {
-            if mirror {
-                (slot, b.to_ascii_uppercase(), w.to_ascii_lowercase(), bb, wb)
+        .zip(p.slots)
+        .map(|(&t, &slot)| {
+            let def = &p.pieces[t as usize];
+            let (only, shots) = (p.cell)(t);
+            let l = by_slot(p.letters, slot).unwrap_or(def.letter);
+            let has = |c: Color| only.is_none_or(|o| o == c);
+            let w = if has(Color::White) { l } else { '.' };
+            let b = if has(Color::Black) {
+                l.to_ascii_lowercase()
             } else {
-                (slot, w, b, wb, bb)
+                '.'
+            };
+            let line = match by_slot(p.betza, slot) {
+                Some(text) => text.to_string(),
+                None => betza(def) + &atoms_betza(shots),
+            };
+            if mirror {
+                (slot, b.to_ascii_uppercase(), w.to_ascii_lowercase(), line)
+            } else {
+                (slot, w, b, line)
             }
         })
         .collect()
@@ -241,7 +301,7 @@ pub fn dialect(pos: &AnyPos, rank_offset: u8) -> Dialect {
 fn table(pieces: &[PieceRow]) -> String {
     let mut white = ['.'; SLOTS];
     let mut black = ['.'; SLOTS];
-    for &(slot, w, b, _, _) in pieces {
+    for &(slot, w, b, _) in pieces {
         white[slot] = w;
         black[slot] = b;
     }
@@ -322,17 +382,17 @@ pub fn setup_lines(pos: &AnyPos) -> Option<Vec<String>> {
         p.parent,
         xboard_fen(pos)
     )];
-    // `X&`: the same moves for both colours; otherwise one line per colour.
-    for &(_, w, b, wb, bb) in &pieces {
-        if w != '.' && b != '.' && wb == bb {
-            lines.push(format!("piece {w}& {wb}"));
-        } else if w != '.' {
-            lines.push(format!("piece {w} {wb}"));
+    // `X&`: both colours have the type (with the same moves); otherwise one line per colour.
+    for (_, w, b, line) in &pieces {
+        if *w != '.' && *b != '.' {
+            lines.push(format!("piece {w}& {line}"));
+        } else if *w != '.' {
+            lines.push(format!("piece {w} {line}"));
         }
     }
-    for &(_, w, b, wb, bb) in &pieces {
-        if b != '.' && !(w != '.' && wb == bb) {
-            lines.push(format!("piece {b} {bb}"));
+    for (_, w, b, line) in &pieces {
+        if *b != '.' && *w == '.' {
+            lines.push(format!("piece {b} {line}"));
         }
     }
     Some(lines)

@@ -61,24 +61,19 @@ fn strip_comments(p: &Path) -> String {
         .join("\n")
 }
 
-/// Every power some piece of some variant is given: by its type, or (Recursion's mega-knight,
-/// IR-4) by the state its variant marks it with.
+/// Every power some piece of some variant is given: the variants' constant `PieceDef` lists
+/// (and Microorganism's gifts, MC-7), or (Recursion's mega-knight, IR-4) the state its
+/// variant marks it with.
 fn given_powers() -> u32 {
-    let mut all = 0;
-    for d in chess::chess_pieces()
+    let by_type = chess::PIECES
         .iter()
-        .chain(micro::organisms().iter())
-        .chain(micro::gifts().iter())
-    {
-        all |= d.powers.0;
-    }
-    for c in immune::immune_pieces() {
-        all |= c.def.powers.0;
-    }
-    for s in MegaState::ALL {
-        all |= s.powers().0;
-    }
-    all
+        .chain(&micro::PIECES)
+        .chain(&micro::GIFTS)
+        .chain(&immune::PIECES)
+        .fold(0, |all, d| all | d.powers.0);
+    MegaState::ALL
+        .iter()
+        .fold(by_type, |all, s| all | s.powers().0)
 }
 
 #[test]

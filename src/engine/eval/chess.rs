@@ -7,27 +7,27 @@
 use std::sync::OnceLock;
 
 use crate::core::{Color, Move, MoveKind, MoveList, Square, Variant};
-use crate::variants::chess::{tables, Chess, BISHOP, KING, KNIGHT, PAWN, QUEEN, ROOK};
+use crate::variants::chess::{tables, Chess, BISHOP, KING, KNIGHT, PAWN, QUEEN, ROOK, TYPES};
 
 use super::{EvalParams, Evaluate, FeatureList, Features};
 
-const MG_VALUE: [i32; 6] = [85, 325, 335, 470, 1000, 0];
-const EG_VALUE: [i32; 6] = [105, 300, 315, 520, 960, 0];
+const MG_VALUE: [i32; TYPES] = [85, 325, 335, 470, 1000, 0];
+const EG_VALUE: [i32; TYPES] = [105, 300, 315, 520, 960, 0];
 /// Exchange values for SEE.
-const SEE_VALUE: [i32; 6] = [100, 320, 330, 500, 950, 20_000];
+const SEE_VALUE: [i32; TYPES] = [100, 320, 330, 500, 950, 20_000];
 /// Game-phase weight of each piece type; 24 at the start.
-const PHASE: [i32; 6] = [0, 1, 1, 2, 4, 0];
+const PHASE: [i32; TYPES] = [0, 1, 1, 2, 4, 0];
 const MAX_PHASE: i32 = 24;
 
 const FILE_A: u64 = 0x0101_0101_0101_0101;
 const FILE_H: u64 = FILE_A << 7;
 
 /// Mobility: (middlegame, endgame) per reachable square, around a typical count.
-const MOB_MG: [i32; 6] = [0, 4, 5, 2, 1, 0];
-const MOB_EG: [i32; 6] = [0, 4, 5, 4, 2, 0];
-const MOB_MID: [i32; 6] = [0, 4, 6, 7, 13, 0];
+const MOB_MG: [i32; TYPES] = [0, 4, 5, 2, 1, 0];
+const MOB_EG: [i32; TYPES] = [0, 4, 5, 4, 2, 0];
+const MOB_MID: [i32; TYPES] = [0, 4, 6, 7, 13, 0];
 /// King attack weight per attacked king-zone square.
-const ATTACK_WEIGHT: [i32; 6] = [0, 2, 2, 3, 5, 0];
+const ATTACK_WEIGHT: [i32; TYPES] = [0, 2, 2, 3, 5, 0];
 
 const PASSED_MG: [i32; 8] = [0, 5, 8, 14, 28, 50, 80, 0];
 const PASSED_EG: [i32; 8] = [0, 10, 15, 25, 45, 80, 125, 0];
@@ -40,8 +40,8 @@ const SHIELD_MISSING: i32 = 12;
 const TEMPO: i32 = 12;
 
 struct EvalTables {
-    mg: [[i32; 64]; 6],
-    eg: [[i32; 64]; 6],
+    mg: [[i32; 64]; TYPES],
+    eg: [[i32; 64]; TYPES],
     /// [color][square]: squares in front on the same and adjacent files (passed-pawn span).
     passed_span: [[u64; 64]; 2],
     /// [color][square]: squares in front on the same file.
@@ -58,8 +58,8 @@ fn eval_tables() -> &'static EvalTables {
 
 fn build_tables() -> EvalTables {
     let mut t = EvalTables {
-        mg: [[0; 64]; 6],
-        eg: [[0; 64]; 6],
+        mg: [[0; 64]; TYPES],
+        eg: [[0; 64]; TYPES],
         passed_span: [[0; 64]; 2],
         front: [[0; 64]; 2],
         adjacent_files: [0; 8],
@@ -198,7 +198,7 @@ fn evaluate_white(pos: &Chess) -> i32 {
         let s = &mut side[us];
         let area = !pos.color_set(c) & !patt[them];
         let zone = et.king_zone[ksq[them]];
-        for pt in 0..6u8 {
+        for pt in 0..TYPES as u8 {
             let p = pt as usize;
             let mut set = pos.pieces(c, pt);
             while set != 0 {
@@ -408,7 +408,7 @@ fn see_ge(pos: &Chess, m: Move, threshold: i32) -> bool {
         }
         res = !res;
         let mut found = None;
-        for pt in 0..6u8 {
+        for pt in 0..TYPES as u8 {
             let b = mine & pos.type_set(pt);
             if b != 0 {
                 found = Some((pt, b & b.wrapping_neg()));
@@ -498,6 +498,23 @@ mod tests {
 
     fn eval(fen: &str) -> i32 {
         Chess::from_fen(fen).unwrap().evaluate()
+    }
+
+    /// Every value-slot array has one entry per `PieceDef` of the list (its type is
+    /// `[i32; TYPES]`, `TYPES = PIECES.len()`), and the features are named by their types.
+    #[test]
+    fn value_slots_are_the_piece_list() {
+        use crate::variants::chess::PIECES;
+        let slots = [
+            MG_VALUE, EG_VALUE, SEE_VALUE, PHASE, MOB_MG, MOB_EG, MOB_MID,
+        ];
+        for s in slots.iter().chain([&ATTACK_WEIGHT]) {
+            assert_eq!(s.len(), PIECES.len());
+        }
+        assert_eq!(FEATURES.names.len(), FEATURE_TYPES.len());
+        for (name, &t) in FEATURES.names.iter().zip(&FEATURE_TYPES) {
+            assert_eq!(*name, PIECES[t as usize].name.to_lowercase());
+        }
     }
 
     #[test]

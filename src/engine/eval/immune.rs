@@ -9,7 +9,7 @@
 use crate::core::{BitSet, Color, Square, Variant};
 use crate::variants::immune::{
     Immune, ImmuneBoard, BASOPHIL, B_CELL, COMPLEMENT, DENDRITIC, EOSINOPHIL, HELPER_T, INVADER,
-    KILLER_T, MACROPHAGE, MAST_CELL, MONOCYTE, NATURAL_KILLER, NEUTROPHIL, TYPES,
+    KILLER_T, MACROPHAGE, MAST_CELL, MONOCYTE, NATURAL_KILLER, NEUTROPHIL, PIECES, TYPES,
 };
 
 use super::{EvalParams, Evaluate, FeatureList, Features};
@@ -53,22 +53,23 @@ const ADVANCE: i32 = 3;
 /// The features of Immune Chess: each side's own count of each type (the armies differ),
 /// except that the three cells that move alike (Basophil, Eosinophil, Neutrophil: an
 /// Invader's step, IM-4) are one feature, since pieces that move alike are worth the same.
-/// The Invader (Black) first, and the anchor.
+/// The Invader (Black) first, and the anchor. A feature of one type is named by its
+/// `PieceDef::name`.
 pub const FEATURE_GROUPS: [(&str, &[u8]); 11] = [
-    ("Invader", &[INVADER]),
-    ("Complement", &[COMPLEMENT]),
-    ("Macrophage", &[MACROPHAGE]),
-    ("Helper T", &[HELPER_T]),
-    ("B-cell", &[B_CELL]),
-    ("Killer T", &[KILLER_T]),
+    (PIECES[INVADER as usize].name, &[INVADER]),
+    (PIECES[COMPLEMENT as usize].name, &[COMPLEMENT]),
+    (PIECES[MACROPHAGE as usize].name, &[MACROPHAGE]),
+    (PIECES[HELPER_T as usize].name, &[HELPER_T]),
+    (PIECES[B_CELL as usize].name, &[B_CELL]),
+    (PIECES[KILLER_T as usize].name, &[KILLER_T]),
     (
         "Basophil/Eosinophil/Neutrophil",
         &[BASOPHIL, EOSINOPHIL, NEUTROPHIL],
     ),
-    ("Mast cell", &[MAST_CELL]),
-    ("Monocyte", &[MONOCYTE]),
-    ("Dendritic cell", &[DENDRITIC]),
-    ("Natural Killer", &[NATURAL_KILLER]),
+    (PIECES[MAST_CELL as usize].name, &[MAST_CELL]),
+    (PIECES[MONOCYTE as usize].name, &[MONOCYTE]),
+    (PIECES[DENDRITIC as usize].name, &[DENDRITIC]),
+    (PIECES[NATURAL_KILLER as usize].name, &[NATURAL_KILLER]),
 ];
 
 const FEATURE_NAMES: [&str; FEATURE_GROUPS.len()] = super::feature_names(&FEATURE_GROUPS);
@@ -219,6 +220,21 @@ mod tests {
 
     fn eval(fen: &str) -> i32 {
         Immune::from_fen(fen).expect("fen").evaluate()
+    }
+
+    /// One value per `PieceDef` of the list, and each feature named by the names of the types
+    /// it counts.
+    #[test]
+    fn im4_value_slots_are_the_piece_list() {
+        assert_eq!(VALUE.len(), PIECES.len());
+        let mut counted = Vec::new();
+        for (name, types) in FEATURE_GROUPS {
+            let names: Vec<&str> = types.iter().map(|&t| PIECES[t as usize].name).collect();
+            assert_eq!(name, names.join("/"));
+            counted.extend_from_slice(types);
+        }
+        counted.sort_unstable();
+        assert_eq!(counted, (0..TYPES as u8).collect::<Vec<_>>());
     }
 
     /// The side to move's view: the same position with the other side to move scores the

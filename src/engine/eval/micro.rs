@@ -568,6 +568,25 @@ mod tests {
         out
     }
 
+    /// [`VALUE`] and [`GIFT`] have one entry per `PieceDef` of [`PIECES`] and [`GIFTS`] (their
+    /// type is `[i32; TYPES]`, `TYPES = PIECES.len()`), and the tuner's features are named by
+    /// their types: a piece by its name, a gift by its type's letter.
+    #[test]
+    fn value_slots_are_the_piece_list() {
+        use crate::variants::micro::{GIFTS, LETTERS, PIECES};
+        assert_eq!(VALUE.len(), PIECES.len());
+        assert_eq!(GIFT.len(), GIFTS.len());
+        for (name, f) in FEATURE_TABLE {
+            match f {
+                Feature::Piece(t) => assert_eq!(name, PIECES[t as usize].name.to_lowercase()),
+                Feature::Gift(t) => {
+                    assert!(name.starts_with(&format!("gift {} (", LETTERS[t as usize])))
+                }
+                _ => {}
+            }
+        }
+    }
+
     /// A tally of every feature found, for comparing with the evaluation.
     struct Found(Vec<(u8, Feature, i32)>);
 

@@ -8,7 +8,7 @@ mod make;
 mod pieces;
 mod tables;
 
-pub use pieces::{chess_pieces, BISHOP, KING, KNIGHT, LETTERS, PAWN, QUEEN, ROOK};
+pub use pieces::{chess_pieces, BISHOP, KING, KNIGHT, LETTERS, PAWN, PIECES, QUEEN, ROOK, TYPES};
 use pieces::{has, type_with};
 pub use tables::tables;
 

@@ -7,7 +7,7 @@ use std::sync::OnceLock;
 use crate::core::rng::XorShift as Rng;
 use crate::core::{piece::slide_targets, Color, Geometry, PieceDef, PieceTables, Square};
 
-use super::pieces::{chess_pieces, KING, KNIGHT, PAWN};
+use super::pieces::{KING, KNIGHT, PAWN, PIECES};
 
 struct Magic {
     mask: u64,
@@ -296,12 +296,11 @@ fn use_magics(dirs: &[(i32, i32)], magics: &[u64; 64], attacks: &mut Vec<u64>) -
 
 impl Tables {
     fn build() -> Tables {
-        let defs = chess_pieces();
-        let knight = leap_table(&defs[KNIGHT as usize], Color::White);
-        let king = leap_table(&defs[KING as usize], Color::White);
+        let knight = leap_table(&PIECES[KNIGHT as usize], Color::White);
+        let king = leap_table(&PIECES[KING as usize], Color::White);
         let pawn_attacks = [
-            leap_table(&defs[PAWN as usize], Color::White),
-            leap_table(&defs[PAWN as usize], Color::Black),
+            leap_table(&PIECES[PAWN as usize], Color::White),
+            leap_table(&PIECES[PAWN as usize], Color::Black),
         ];
         let mut attacks = Vec::new();
         let rook = use_magics(&ROOK_DIRS, &ROOK_MAGICS, &mut attacks);

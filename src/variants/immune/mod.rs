@@ -27,9 +27,9 @@ use crate::core::{
 };
 
 pub use pieces::{
-    immune_pieces, CellDef, BASOPHIL, B_CELL, COMPLEMENT, DENDRITIC, DENDRITIC_LIMIT, EOSINOPHIL,
-    HELPER_T, INVADER, KILLER_T, LETTERS, MACROPHAGE, MAST_CELL, MONOCYTE, NATURAL_KILLER,
-    NEUTROPHIL, TYPES,
+    immune_pieces, CellDef, BASOPHIL, B_CELL, CELLS, COMPLEMENT, DENDRITIC, DENDRITIC_LIMIT,
+    EOSINOPHIL, HELPER_T, INVADER, KILLER_T, LETTERS, MACROPHAGE, MAST_CELL, MONOCYTE,
+    NATURAL_KILLER, NEUTROPHIL, PIECES, TYPES,
 };
 
 /// The default setup (IM-2): seventy Invaders on ranks 3–9 in contact with White's capturing
@@ -115,7 +115,7 @@ fn count_key(sq: Square, n: u8) -> u64 {
 #[derive(Debug)]
 pub struct Rules<B: BitSet> {
     pub geo: Geometry,
-    pub cells: Vec<CellDef>,
+    pub cells: &'static [CellDef; TYPES],
     /// Movement tables per type.
     tables: Vec<PieceTables<B>>,
     /// Shot tables per type (built from its shot atoms; empty for non-shooters).
@@ -128,7 +128,7 @@ pub struct Rules<B: BitSet> {
 
 impl<B: BitSet> Rules<B> {
     fn new(geo: Geometry) -> Rules<B> {
-        let cells = immune_pieces();
+        let cells = &CELLS;
         let tables = cells
             .iter()
             .map(|c| PieceTables::build(&c.def, geo))
@@ -139,7 +139,7 @@ impl<B: BitSet> Rules<B> {
                 let def = PieceDef {
                     name: c.def.name,
                     letter: c.def.letter,
-                    atoms: c.shots.clone(),
+                    atoms: c.shots,
                     powers: Powers::NONE,
                     initial_push: 1,
                 };
@@ -922,7 +922,6 @@ impl Variant for Immune {
         with_board!(self, p => p.display())
     }
     fn describe(&self) -> PositionView {
-        let names: Vec<&'static str> = immune_pieces().iter().map(|d| d.def.name).collect();
         let geo = self.geometry();
         let mut squares = Vec::new();
         for rank in 0..geo.height {
@@ -951,7 +950,7 @@ impl Variant for Immune {
                             l.to_ascii_lowercase()
                         },
                         color,
-                        name: names[pt as usize],
+                        name: PIECES[pt as usize].name,
                     },
                     badges,
                 });

@@ -2,10 +2,12 @@
 //!
 //! Each type is a [`PieceDef`] (movement atoms + [`Powers`]) plus the data its powers need: the
 //! direction atoms of its shots ([`Powers::SHOOT`], IM-5), the type it promotes to
-//! ([`Powers::ZONE_PROMOTES`]) and its capture limit ([`Powers::CAPTURE_LIMIT`]). The move
-//! generator in `mod.rs` reads only this data.
+//! ([`Powers::ZONE_PROMOTES`]) and its capture limit ([`Powers::CAPTURE_LIMIT`]): [`CELLS`], the
+//! one list; [`PIECES`], the letter table, the type count, the evaluation's value slots and
+//! XBoard's `piece` lines are derived from it. The move generator in `mod.rs` reads only this
+//! data.
 
-use crate::core::{Atom, Mode, PieceDef, Powers, Reach, Sym};
+use crate::core::{letters, Atom, Mode, PieceDef, Powers, Reach, Sym};
 
 pub const INVADER: u8 = 0;
 pub const COMPLEMENT: u8 = 1;
@@ -21,19 +23,11 @@ pub const MONOCYTE: u8 = 10;
 pub const DENDRITIC: u8 = 11;
 pub const NATURAL_KILLER: u8 = 12;
 
-/// How many piece types there are.
-pub const TYPES: usize = 13;
-
-/// FEN letters by type (White upper case, Black lower case). No `K`: GUIs take it for a king.
-pub const LETTERS: [char; TYPES] = [
-    'I', 'C', 'M', 'H', 'B', 'T', 'A', 'E', 'N', 'S', 'O', 'D', 'L',
-];
-
 /// The captures after which a Dendritic cell leaves the board (IM-4).
 pub const DENDRITIC_LIMIT: u8 = 10;
 
 /// One piece type of Immune Chess: the generic definition plus the data of its powers.
-#[derive(Clone, Debug)]
+#[derive(Copy, Clone, Debug)]
 pub struct CellDef {
     pub def: PieceDef,
     /// The seed's abbreviation (IM-7): `M`, `HT`, `MO`, …; the Invader has none (`I` here).
@@ -41,7 +35,7 @@ pub struct CellDef {
     /// With [`Powers::SHOOT`]: the directions it shoots in. A slide atom shoots the first piece
     /// along the line within its range (the path before it empty); a leap atom shoots the piece
     /// on its target square. The target is removed, the shooter stays (IM-5).
-    pub shots: Vec<Atom>,
+    pub shots: &'static [Atom],
     /// With [`Powers::ZONE_PROMOTES`]: the type it becomes in the promotion zone.
     pub promotes_to: Option<u8>,
     /// With [`Powers::CAPTURE_LIMIT`]: the capture with which it leaves the board.
@@ -57,42 +51,45 @@ const fn atom(dx: i8, dy: i8, reach: Reach, mode: Mode, sym: Sym) -> Atom {
 }
 
 /// Queen lines of the given range (0 = unlimited) and mode.
-fn queen(range: u8, mode: Mode) -> Vec<Atom> {
-    vec![
+const fn queen(range: u8, mode: Mode) -> [Atom; 2] {
+    [
         atom(1, 0, Reach::Slide(range), mode, Sym::All),
         atom(1, 1, Reach::Slide(range), mode, Sym::All),
     ]
 }
 
 /// Rook lines of the given range and mode.
-fn rook(range: u8, mode: Mode) -> Vec<Atom> {
-    vec![atom(1, 0, Reach::Slide(range), mode, Sym::All)]
+const fn rook(range: u8, mode: Mode) -> [Atom; 1] {
+    [atom(1, 0, Reach::Slide(range), mode, Sym::All)]
 }
 
 /// One orthogonal step, moving and capturing: the Invader and its look-alikes.
-fn wazir() -> Vec<Atom> {
-    vec![Atom::WAZIR]
-}
+const WAZIR: &[Atom] = &[Atom::WAZIR];
+/// Queen lines of range 2, moving and capturing (Macrophage, Dendritic cell).
+const QUEEN2: &[Atom] = &queen(2, Mode::Both);
+const QUEEN3: &[Atom] = &queen(3, Mode::Both);
+const QUEEN_MOVES: &[Atom] = &queen(0, Mode::MoveOnly);
+const ROOK2: &[Atom] = &rook(2, Mode::Both);
+const ROOK2_MOVES: &[Atom] = &rook(2, Mode::MoveOnly);
+
+// Shots straight forward along the file, any distance (IM-4 B-cell, Killer T).
+const SHOOT_FILE: Atom = atom(0, 1, Reach::Slide(0), Mode::CaptureOnly, Sym::Forward);
+// Shots diagonally forward, any distance (IM-4 Killer T).
+const SHOOT_DIAG: Atom = atom(1, 1, Reach::Slide(0), Mode::CaptureOnly, Sym::Forward);
 
 #[allow(clippy::too_many_arguments)]
-fn cell(
+const fn cell(
     name: &'static str,
     abbrev: &'static str,
     letter: char,
-    atoms: Vec<Atom>,
+    atoms: &'static [Atom],
     powers: Powers,
-    shots: Vec<Atom>,
+    shots: &'static [Atom],
     value: i32,
     white: bool,
 ) -> CellDef {
     CellDef {
-        def: PieceDef {
-            name,
-            letter,
-            atoms,
-            powers,
-            initial_push: 1,
-        },
+        def: PieceDef::new(name, letter, atoms, powers, 1),
         abbrev,
         shots,
         promotes_to: None,
@@ -103,49 +100,27 @@ fn cell(
 }
 
 /// The thirteen types, indexed by the constants above.
-pub fn immune_pieces() -> Vec<CellDef> {
-    // Shots straight forward along the file, any distance (IM-4 B-cell, Killer T).
-    let shoot_file = atom(0, 1, Reach::Slide(0), Mode::CaptureOnly, Sym::Forward);
-    // Shots diagonally forward, any distance (IM-4 Killer T).
-    let shoot_diag = atom(1, 1, Reach::Slide(0), Mode::CaptureOnly, Sym::Forward);
-    let mut v = vec![
-        cell(
-            "Invader",
-            "I",
-            'I',
-            wazir(),
-            Powers::NONE,
-            vec![],
-            100,
-            false,
-        ),
+pub const CELLS: [CellDef; 13] = {
+    let mut v = [
+        cell("Invader", "I", 'I', WAZIR, Powers::NONE, &[], 100, false),
         cell(
             "Complement",
             "C",
             'C',
-            queen(0, Mode::MoveOnly),
+            QUEEN_MOVES,
             Powers::UNCAPTURABLE,
-            vec![],
+            &[],
             150,
             true,
         ),
-        cell(
-            "Macrophage",
-            "M",
-            'M',
-            queen(2, Mode::Both),
-            Powers::NONE,
-            vec![],
-            550,
-            true,
-        ),
+        cell("Macrophage", "M", 'M', QUEEN2, Powers::NONE, &[], 550, true),
         cell(
             "Helper T",
             "HT",
             'H',
-            rook(2, Mode::MoveOnly),
+            ROOK2_MOVES,
             Powers::NONE,
-            vec![],
+            &[],
             150,
             true,
         ),
@@ -153,9 +128,9 @@ pub fn immune_pieces() -> Vec<CellDef> {
             "B-cell",
             "B",
             'B',
-            vec![],
+            &[],
             Powers::SHOOT,
-            vec![shoot_file],
+            &[SHOOT_FILE],
             300,
             true,
         ),
@@ -163,62 +138,26 @@ pub fn immune_pieces() -> Vec<CellDef> {
             "Killer T",
             "KT",
             'T',
-            vec![
+            &[
                 atom(0, 1, Reach::Leap, Mode::MoveOnly, Sym::Forward),
                 atom(0, 1, Reach::Leap, Mode::MoveOnly, Sym::Backward),
             ],
             Powers::SHOOT,
-            vec![shoot_file, shoot_diag],
+            &[SHOOT_FILE, SHOOT_DIAG],
             450,
             true,
         ),
-        cell(
-            "Basophil",
-            "BA",
-            'A',
-            wazir(),
-            Powers::NONE,
-            vec![],
-            120,
-            true,
-        ),
-        cell(
-            "Eosinophil",
-            "E",
-            'E',
-            wazir(),
-            Powers::NONE,
-            vec![],
-            120,
-            true,
-        ),
-        cell(
-            "Neutrophil",
-            "N",
-            'N',
-            wazir(),
-            Powers::NONE,
-            vec![],
-            120,
-            true,
-        ),
-        cell(
-            "Mast cell",
-            "MA",
-            'S',
-            queen(3, Mode::Both),
-            Powers::NONE,
-            vec![],
-            700,
-            true,
-        ),
+        cell("Basophil", "BA", 'A', WAZIR, Powers::NONE, &[], 120, true),
+        cell("Eosinophil", "E", 'E', WAZIR, Powers::NONE, &[], 120, true),
+        cell("Neutrophil", "N", 'N', WAZIR, Powers::NONE, &[], 120, true),
+        cell("Mast cell", "MA", 'S', QUEEN3, Powers::NONE, &[], 700, true),
         cell(
             "Monocyte",
             "MO",
             'O',
-            vec![Atom::WAZIR, Atom::FERZ],
+            &[Atom::WAZIR, Atom::FERZ],
             Powers::ZONE_PROMOTES,
-            vec![],
+            &[],
             300,
             true,
         ),
@@ -226,9 +165,9 @@ pub fn immune_pieces() -> Vec<CellDef> {
             "Dendritic cell",
             "D",
             'D',
-            queen(2, Mode::Both),
+            QUEEN2,
             Powers::CAPTURE_LIMIT,
-            vec![],
+            &[],
             400,
             true,
         ),
@@ -236,9 +175,9 @@ pub fn immune_pieces() -> Vec<CellDef> {
             "Natural Killer",
             "NK",
             'L',
-            rook(2, Mode::Both),
+            ROOK2,
             Powers::NONE,
-            vec![],
+            &[],
             350,
             true,
         ),
@@ -246,6 +185,29 @@ pub fn immune_pieces() -> Vec<CellDef> {
     v[MONOCYTE as usize].promotes_to = Some(MACROPHAGE);
     v[DENDRITIC as usize].capture_limit = DENDRITIC_LIMIT;
     v
+};
+
+/// How many piece types there are.
+pub const TYPES: usize = CELLS.len();
+
+/// The generic definitions of [`CELLS`], by type.
+pub const PIECES: [PieceDef; TYPES] = {
+    let mut out = [CELLS[0].def; TYPES];
+    let mut t = 0;
+    while t < TYPES {
+        out[t] = CELLS[t].def;
+        t += 1;
+    }
+    out
+};
+
+/// FEN letters by type (White upper case, Black lower case). No `K`: GUIs take it for a king.
+pub const LETTERS: [char; TYPES] = letters(&PIECES);
+
+/// [`CELLS`], for the FEN module written when the list was built at run time (being rewritten
+/// on another branch); new code reads [`CELLS`].
+pub fn immune_pieces() -> &'static [CellDef; TYPES] {
+    &CELLS
 }
 
 /// The type with the given FEN letter (either case).

@@ -255,7 +255,7 @@ fn im_4_natural_killer_moves() {
 
 #[test]
 fn im_4_pieces_are_data() {
-    let cells = immune_pieces();
+    let cells = &CELLS;
     assert_eq!(cells.len(), TYPES);
     for (i, c) in cells.iter().enumerate() {
         assert_eq!(c.def.letter, LETTERS[i]);

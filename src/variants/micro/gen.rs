@@ -654,7 +654,8 @@ pub fn make(pos: &mut Micro, m: Move) {
                     pos.break_wall(from);
                     mover = pos.cells[from as usize];
                 }
-                if mover.kind == RBC {
+                // MC-13's 100-ply rule: a pawn's move (the type that promotes, MC-3) resets it.
+                if PIECES[mover.kind as usize].powers.has(Powers::PROMOTES) {
                     reset = true;
                 }
                 if !pos.cells[to as usize].is_empty() {

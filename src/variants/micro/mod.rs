@@ -13,8 +13,8 @@ mod pieces;
 mod tests;
 
 pub use pieces::{
-    gifts, organisms, AMOEBA, BACTERIUM, LETTERS, NEURON, PARAMECIUM, PLATELET, PRION, PROMOTIONS,
-    RBC, TYPES, VIRUS, WBC,
+    organisms, AMOEBA, BACTERIUM, GIFTS, GIVES_NOTHING, LETTERS, NEURON, PARAMECIUM, PIECES,
+    PLATELET, PRION, PROMOTIONS, RBC, TYPES, VIRUS, WBC,
 };
 
 use std::sync::OnceLock;
@@ -168,8 +168,7 @@ fn dir_index(dx: i32, dy: i32) -> usize {
 pub fn tables() -> &'static Tables {
     static T: OnceLock<Tables> = OnceLock::new();
     T.get_or_init(|| {
-        let defs = organisms();
-        let gifts = gifts();
+        let (defs, gifts) = (&PIECES, &GIFTS);
         let slides_of = |t: &PieceTables<U256>| -> u8 {
             t.slides[0]
                 .iter()
@@ -177,7 +176,7 @@ pub fn tables() -> &'static Tables {
         };
         let leaps_of = |d: &crate::core::PieceDef| -> Vec<(i32, i32)> {
             let mut v = Vec::new();
-            for a in &d.atoms {
+            for a in d.atoms {
                 if a.reach == crate::core::Reach::Leap {
                     for x in a.vectors(Color::White) {
                         if !v.contains(&x) {
@@ -439,17 +438,17 @@ impl Micro {
     fn absorb(eater: &mut Cell, eaten: &Cell) {
         if eater.powers().has(Powers::ABSORB) {
             eater.absorbed |= (1 << eaten.kind) | eaten.absorbed;
-            // Red blood cells and neurons give nothing; keep the set to real gifts.
-            eater.absorbed &= !((1 << RBC) | (1 << NEURON) | (1 << BACTERIUM));
+            // Keep the set to real gifts: a Red blood cell, a Neuron and a Bacterium's own
+            // moves give nothing (their GIFTS entries are empty).
+            eater.absorbed &= !GIVES_NOTHING;
         }
     }
 
-    /// Whether `c` may carry a rider (MC-12): not a Neuron, not a wall member, not infected,
-    /// not a lone Prion, not already ridden.
+    /// Whether `c` may carry a rider (MC-12): not a piece with [`Powers::NO_RIDER`] (a Neuron,
+    /// a lone Prion), not a wall member, not infected, not already ridden.
     pub fn rideable(c: &Cell) -> bool {
         !c.is_empty()
-            && c.kind != NEURON
-            && c.kind != PRION
+            && !c.powers().has(Powers::NO_RIDER)
             && !c.has(BONDED)
             && !c.has(INFECTED)
             && c.rider.is_none()
@@ -461,10 +460,11 @@ impl Micro {
         !c.is_empty() && c.color() != by && c.flags & (BONDED | INFECTED) == 0
     }
 
-    /// A rider of a captured host moves onto the capturer if it can carry one (MC-12).
+    /// A rider of a captured host moves onto the capturer if it can carry one (MC-12: not a
+    /// piece with [`Powers::NO_RIDER`], not one already ridden).
     fn transfer_rider(capturer: &mut Cell, victim: &Cell) {
         if let Some(r) = victim.rider {
-            if capturer.kind != NEURON && capturer.kind != PRION && capturer.rider.is_none() {
+            if !capturer.powers().has(Powers::NO_RIDER) && capturer.rider.is_none() {
                 capturer.rider = Some(r);
             }
         }

@@ -1008,3 +1008,16 @@ fn infection_of_the_upper_cell_of_an_expanded_piece_reads_back() {
     assert_eq!(again.infected_set(), p.infected_set());
     assert!(!again.in_check());
 }
+
+/// MC-12 as data: exactly the Neuron and the Prion have `NO_RIDER` (a Bacterium that ate a
+/// Prion rides but may still be ridden: the gift is `RIDE` only); and MC-7: the types whose
+/// gift is empty (Red blood cell, Neuron, Bacterium) are the ones a Bacterium never records.
+#[test]
+fn mc_12_no_rider_and_mc_7_empty_gifts_are_data() {
+    let no_rider: Vec<u8> = (0..TYPES as u8)
+        .filter(|&t| PIECES[t as usize].powers.has(Powers::NO_RIDER))
+        .collect();
+    assert_eq!(no_rider, [NEURON, PRION]);
+    assert!(GIFTS.iter().all(|g| !g.powers.has(Powers::NO_RIDER)));
+    assert_eq!(GIVES_NOTHING, (1 << RBC) | (1 << NEURON) | (1 << BACTERIUM));
+}
