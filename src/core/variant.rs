@@ -133,6 +133,14 @@ pub trait Variant: Clone + Send + Sync + 'static {
     const FIRST_MOVER: Color = Color::White;
     /// Whether the variant has a notation of its own besides coordinates (its inventor's).
     const OWN_NOTATION: bool = false;
+    /// Whether the variant has castling, and so a castling field in its standard FEN.
+    const CASTLING: bool = false;
+
+    /// The castling rights as `KQkq` bits (K = bit 0, Q = 1, k = 2, q = 3); for a variant of
+    /// several boards, the rights any of its boards has. None without castling.
+    fn castling_rights(&self) -> u8 {
+        0
+    }
 
     /// A legal move in the variant's own notation, if it has one.
     fn own_text(&self, _m: Move) -> Option<String> {

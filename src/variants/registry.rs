@@ -51,6 +51,11 @@ macro_rules! define_variants {
                 match self { $( VariantKind::$arm => <$ty as Variant>::OWN_NOTATION, )+ }
             }
 
+            /// Whether the variant has castling, and so a castling field in its standard FEN.
+            pub fn castling(self) -> bool {
+                match self { $( VariantKind::$arm => <$ty as Variant>::CASTLING, )+ }
+            }
+
             pub fn startpos(self) -> AnyPos {
                 match self { $( VariantKind::$arm => AnyPos::$arm(<$ty as Variant>::startpos()), )+ }
             }

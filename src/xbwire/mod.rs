@@ -26,7 +26,7 @@ use crate::core::{
     Atom, Color, Dialect, Geometry, Move, MoveError, MoveKind, Outcome, PieceDef, RankBase, Square,
     Variant,
 };
-use crate::variants::{chess, immune, micro, AnyPos, VariantKind};
+use crate::variants::{chess, immune, micro, with_pos, AnyPos, VariantKind};
 use betza::{atoms_betza, betza};
 use shadow::Shadow;
 use std::cell::OnceCell;
@@ -136,9 +136,10 @@ const _: () = {
 };
 
 /// Whether XBoard is shown the variant mirrored: colours swapped and the board flipped
-/// vertically (Immune Chess, whose Black moves first).
+/// vertically. XBoard opens every game with White, so a variant whose Black moves first
+/// (Immune Chess, IM-3) is shown with its colours swapped.
 pub fn mirrored(kind: VariantKind) -> bool {
-    kind == VariantKind::Immune
+    kind.first_mover() == Color::Black
 }
 
 /// The colour XBoard gives a side of ours.
@@ -223,11 +224,7 @@ pub fn mirror_text(g: Geometry, text: &str, base: RankBase) -> String {
 pub fn fen_from_xboard(kind: VariantKind, fen: &str) -> String {
     let mut fields: Vec<String> = fen.split_whitespace().map(str::to_string).collect();
     let counter = |s: &String| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
-    if matches!(kind, VariantKind::Microorganism | VariantKind::Immune)
-        && fields.len() == 6
-        && counter(&fields[4])
-        && counter(&fields[5])
-    {
+    if !kind.castling() && fields.len() == 6 && counter(&fields[4]) && counter(&fields[5]) {
         fields.remove(2);
     }
     if !mirrored(kind) {
@@ -278,12 +275,7 @@ fn profile(kind: VariantKind) -> Option<&'static Profile> {
 
 /// The board of a position.
 pub fn geometry(pos: &AnyPos) -> Geometry {
-    match pos {
-        AnyPos::Chess(p) => p.geometry(),
-        AnyPos::Recursion(p) => p.geometry(),
-        AnyPos::Microorganism(p) => p.geometry(),
-        AnyPos::Immune(p) => p.geometry(),
-    }
+    with_pos!(pos, |p| p.geometry())
 }
 
 /// The XBoard dialect for a position: XBoard 4.9.1 numbers the ranks of a 10-rank board 0..9,
@@ -340,31 +332,19 @@ pub fn xboard_fen(pos: &AnyPos) -> String {
     )
 }
 
-/// The castling rights of a chess or Recursion position in a FEN's `KQkq` form (`-` for none).
+/// The castling rights of a position in a FEN's `KQkq` form (`-` for none).
 fn castling_field(pos: &AnyPos) -> String {
-    let fen = pos.fen();
-    let fields: Vec<&str> = fen.split_whitespace().collect();
-    let rights: String = match pos.kind() {
-        VariantKind::Chess => fields.get(2).copied().unwrap_or("-").to_string(),
-        // Each board's state is `side:castling:ep:halfmove:result:mega` (fields 3 and 4).
-        VariantKind::Recursion => {
-            let boards: Vec<&str> = fields
-                .iter()
-                .skip(3)
-                .take(2)
-                .filter_map(|state| state.split(':').nth(1))
-                .collect();
-            "KQkq"
-                .chars()
-                .filter(|c| boards.iter().any(|b| b.contains(*c)))
-                .collect()
-        }
-        VariantKind::Microorganism | VariantKind::Immune => String::new(),
-    };
-    if rights.is_empty() || rights == "-" {
+    let rights = with_pos!(pos, |p| p.castling_rights());
+    let text: String = "KQkq"
+        .chars()
+        .enumerate()
+        .filter(|&(i, _)| rights & (1 << i) != 0)
+        .map(|(_, c)| c)
+        .collect();
+    if text.is_empty() {
         "-".into()
     } else {
-        rights
+        text
     }
 }
 

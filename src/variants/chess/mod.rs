@@ -216,10 +216,6 @@ impl Chess {
     pub fn en_passant(&self) -> Option<Square> {
         self.ep
     }
-    /// The castling rights as `KQkq` bits (K = bit 0, Q = 1, k = 2, q = 3).
-    pub fn castling_rights(&self) -> u8 {
-        self.castling
-    }
     /// The last move made, if any.
     pub fn last_move(&self) -> Option<Move> {
         self.history.last().map(|u| u.mv)
@@ -434,6 +430,11 @@ fn castle_squares(ksq: Square, rsq: Square) -> Option<(Square, Square)> {
 
 impl Variant for Chess {
     const NAME: &'static str = "chess";
+    const CASTLING: bool = true;
+
+    fn castling_rights(&self) -> u8 {
+        self.castling
+    }
 
     fn startpos() -> Chess {
         Chess::from_fen(START_FEN).expect("start FEN")

@@ -286,6 +286,12 @@ impl Recursion {
 
 impl Variant for Recursion {
     const NAME: &'static str = "recursion";
+    const CASTLING: bool = true;
+
+    /// A right either board has (IR-2).
+    fn castling_rights(&self) -> u8 {
+        self.boards[0].castling_rights() | self.boards[1].castling_rights()
+    }
 
     fn startpos() -> Recursion {
         Recursion::from_fen(START_FEN).expect("start FEN")
