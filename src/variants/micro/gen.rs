@@ -151,22 +151,21 @@ pub fn attacked(pos: &Micro, sq: Square, by: Color) -> bool {
     let t = tables();
     let s = sq.index();
     let bi = by.index();
-    let active = pos.occ[bi] & !pos.infected & !pos.types[PRION as usize];
+    // A lone Prion has no atoms: it attacks nothing (MC-12).
+    let active = pos.occ[bi] & !pos.infected;
     let single = active & !pos.expanded;
-    if (t.own[RBC as usize].leap_capture[(!by).index()][s] & pos.types[RBC as usize] & single).any()
-    {
+    let of_types = |list: &[u8]| {
+        list.iter()
+            .fold(U256::EMPTY, |m, &k| m | pos.types[k as usize])
+            & single
+    };
+    if (t.king[s] & of_types(&t.king_attackers)).any() {
         return true;
     }
-    let king_like = (pos.types[NEURON as usize]
-        | pos.types[PLATELET as usize]
-        | pos.types[VIRUS as usize]
-        | pos.types[BACTERIUM as usize])
-        & single;
-    if (t.king[s] & king_like).any() {
-        return true;
-    }
-    for kind in [PARAMECIUM, BACTERIUM, AMOEBA] {
-        if (t.own[kind as usize].leap_capture[bi][s] & pos.types[kind as usize] & single).any() {
+    // From the target's square with the other colour's vectors: the squares attacking it.
+    for &kind in &t.leap_attackers {
+        let from = t.own[kind as usize].leap_capture[(!by).index()][s];
+        if (from & pos.types[kind as usize] & single).any() {
             return true;
         }
     }
@@ -246,7 +245,11 @@ fn pseudo(pos: &Micro, out: &mut MoveList) {
     let empty = !occ;
     let enemy = pos.occ[them.index()];
     let capt = enemy & !pos.bonded & !pos.infected;
-    let infectable = capt & !pos.types[NEURON as usize];
+    // MC-11: a royal piece is never infected (no legal move leaves it attacked).
+    let infectable = t
+        .royal
+        .iter()
+        .fold(capt, |m, &k| m & !pos.types[k as usize]);
     let room_to_infect = pos.infections.len() < MAX_INFECTIONS;
     let mut own = pos.occ[ui] & !pos.infected;
     while let Some(from) = own.pop_lsb() {

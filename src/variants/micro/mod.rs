@@ -152,6 +152,14 @@ pub struct Tables {
     pub next: [[u16; 256]; 8],
     /// King-step targets of each square.
     pub king: Vec<U256>,
+    /// The types that attack every king step around them (MC-4 … MC-12): by leap captures,
+    /// or by infection (MC-11) with their king-step moves. Derived from [`PIECES`].
+    pub king_attackers: Vec<u8>,
+    /// The types that attack by leap captures beyond those king steps (a pawn's diagonals, a
+    /// knight's jumps …), through their own `leap_capture` tables. Derived from [`PIECES`].
+    pub leap_attackers: Vec<u8>,
+    /// The royal types (MC-4), which are never infected: no legal move leaves one attacked.
+    pub royal: Vec<u8>,
     /// Orthogonal neighbours of each square.
     pub ortho: Vec<U256>,
 }
@@ -215,7 +223,39 @@ pub fn tables() -> &'static Tables {
                 }
             }
         }
+        // A type's attack vectors: its leap captures, and its leap moves where they infect.
+        let attacks = |d: &crate::core::PieceDef| -> Vec<(i32, i32)> {
+            let infects = d.powers.has(Powers::INFECT);
+            let mut v: Vec<(i32, i32)> = Vec::new();
+            for a in d.atoms {
+                if a.reach == crate::core::Reach::Leap
+                    && (a.mode != crate::core::Mode::MoveOnly || infects)
+                {
+                    v.extend(a.vectors(Color::White));
+                }
+            }
+            v
+        };
+        let all_steps = |d: &crate::core::PieceDef| DIRS.iter().all(|s| attacks(d).contains(s));
+        let types = |keep: &dyn Fn(&crate::core::PieceDef) -> bool| -> Vec<u8> {
+            (0..TYPES as u8)
+                .filter(|&t| keep(&defs[t as usize]))
+                .collect()
+        };
+        let king_attackers = types(&|d| all_steps(d));
+        let leap_attackers = types(&|d| {
+            let beyond_steps = |v: &(i32, i32)| !all_steps(d) || !DIRS.contains(v);
+            d.atoms.iter().any(|a| {
+                a.reach == crate::core::Reach::Leap
+                    && a.mode != crate::core::Mode::MoveOnly
+                    && a.vectors(Color::White).iter().any(beyond_steps)
+            })
+        });
+        let royal = types(&|d| d.powers.has(Powers::ROYAL));
         Tables {
+            king_attackers,
+            leap_attackers,
+            royal,
             own_slides: std::array::from_fn(|t| slides_of(&own[t])),
             gift_slides: std::array::from_fn(|t| slides_of(&gift[t])),
             own_leaps: defs.iter().map(leaps_of).collect(),

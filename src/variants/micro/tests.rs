@@ -1021,3 +1021,15 @@ fn mc_12_no_rider_and_mc_7_empty_gifts_are_data() {
     assert!(GIFTS.iter().all(|g| !g.powers.has(Powers::NO_RIDER)));
     assert_eq!(GIVES_NOTHING, (1 << RBC) | (1 << NEURON) | (1 << BACTERIUM));
 }
+
+/// The attack test's classes are derived from the pieces' atoms and powers (MC-4 … MC-12):
+/// king-step attackers by capture or by infection (the Virus, MC-11), leap attackers beyond the
+/// king steps (the pawn's diagonals, MC-3; knight and longer jumps), and the royal Neuron,
+/// never infected.
+#[test]
+fn attack_classes_come_from_the_pieces() {
+    let t = tables();
+    assert_eq!(t.king_attackers, [NEURON, BACTERIUM, PLATELET, VIRUS]);
+    assert_eq!(t.leap_attackers, [RBC, PARAMECIUM, BACTERIUM, AMOEBA]);
+    assert_eq!(t.royal, [NEURON]);
+}
