@@ -200,14 +200,8 @@ pub(super) fn parse(fen: &str) -> Result<Chess, FenError> {
 
 pub(super) fn write(pos: &Chess) -> String {
     let mut s = crate::core::fen::write_placement(8, 8, |file, rank| {
-        pos.piece_at(Square(rank * 8 + file)).map(|(c, pt)| {
-            let l = LETTERS[pt as usize];
-            if c == Color::White {
-                l
-            } else {
-                l.to_ascii_lowercase()
-            }
-        })
+        pos.piece_at(Square(rank * 8 + file))
+            .map(|(c, pt)| crate::core::fen::colored_letter(LETTERS[pt as usize], c))
     });
     s.push(' ');
     s.push(pos.stm.fen_char());

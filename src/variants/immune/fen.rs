@@ -238,34 +238,11 @@ impl<B: BitSet> ImmuneBoard<B> {
 
     pub fn fen(&self) -> String {
         let geo = self.rules.geo;
-        let mut s = String::new();
-        for rank in (0..geo.height).rev() {
-            let mut empty = 0;
-            for file in 0..geo.width {
-                let sq = geo.square(file as i32, rank as i32).expect("on board");
-                match self.piece_at(sq) {
-                    None => empty += 1,
-                    Some((c, pt)) => {
-                        if empty > 0 {
-                            s.push_str(&empty.to_string());
-                            empty = 0;
-                        }
-                        let l = LETTERS[pt as usize];
-                        s.push(if c == Color::White {
-                            l
-                        } else {
-                            l.to_ascii_lowercase()
-                        });
-                    }
-                }
-            }
-            if empty > 0 {
-                s.push_str(&empty.to_string());
-            }
-            if rank > 0 {
-                s.push('/');
-            }
-        }
+        let mut s = crate::core::fen::write_placement(geo.width, geo.height, |file, rank| {
+            let sq = geo.square(file as i32, rank as i32).expect("on board");
+            self.piece_at(sq)
+                .map(|(c, pt)| crate::core::fen::colored_letter(LETTERS[pt as usize], c))
+        });
         s.push(' ');
         s.push(self.stm.fen_char());
         s.push(' ');

@@ -8,7 +8,7 @@
 //! `rider=L[+LETTERS]` and `infected=L[+LETTERS]/WAIT` (infection items in infection order).
 
 use super::*;
-use crate::core::fen::rank_cells;
+use crate::core::fen::{colored_letter, rank_cells};
 use crate::core::{Badge, HeldView, PieceView, PositionView, SquareView};
 
 fn type_of(ch: char) -> Option<u8> {
@@ -66,13 +66,11 @@ fn parse_piece_with_powers(s: &str) -> Result<(u8, u8, u16), FenError> {
 }
 
 fn piece_with_powers(kind: u8, color: u8, absorbed: u16) -> String {
-    let l = LETTERS[kind as usize];
     let mut s = String::new();
-    s.push(if color == 0 {
-        l
-    } else {
-        l.to_ascii_lowercase()
-    });
+    s.push(colored_letter(
+        LETTERS[kind as usize],
+        Color::BOTH[color as usize],
+    ));
     if absorbed != 0 {
         s.push('+');
         s.push_str(&absorbed_letters(absorbed));
@@ -107,7 +105,7 @@ pub fn parse(fen: &str) -> Result<Micro, FenError> {
     }
     for (i, text) in ranks.iter().enumerate() {
         let rank = 15 - i as u8;
-        let cells = rank_cells(text, rank as u32 + 1, 16, |c| type_of(c).is_some())?;
+        let cells = rank_cells(text, rank as usize + 1, 16, |c| type_of(c).is_some())?;
         for (file, ch) in cells.into_iter().enumerate() {
             let Some(ch) = ch else { continue };
             let kind = type_of(ch).expect("checked by rank_cells");
@@ -365,14 +363,7 @@ pub fn parse(fen: &str) -> Result<Micro, FenError> {
 pub fn write(pos: &Micro) -> String {
     let s = crate::core::fen::write_placement(16, 16, |file, rank| {
         let c = &pos.cells[(rank * 16 + file) as usize];
-        (!c.is_empty()).then(|| {
-            let l = LETTERS[c.kind as usize];
-            if c.color == 0 {
-                l
-            } else {
-                l.to_ascii_lowercase()
-            }
-        })
+        (!c.is_empty()).then(|| colored_letter(LETTERS[c.kind as usize], c.color()))
     });
     let ep = if pos.ep.is_empty() {
         "-".to_string()
@@ -454,12 +445,7 @@ pub fn display(pos: &Micro) -> String {
             if c.is_empty() {
                 t.push(' ');
             } else {
-                let l = LETTERS[c.kind as usize];
-                t.push(if c.color == 0 {
-                    l
-                } else {
-                    l.to_ascii_lowercase()
-                });
+                t.push(colored_letter(LETTERS[c.kind as usize], c.color()));
             }
             s.push_str(&t);
             s.push('|');

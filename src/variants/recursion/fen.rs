@@ -47,7 +47,7 @@ fn split_placement(placement: &str) -> Result<Halves, FenError> {
     let mut megas: Vec<(usize, Color, Square)> = Vec::new();
     for (i, rank_text) in ranks.iter().enumerate() {
         let rank = 7 - i as u8;
-        let cells = rank_cells(rank_text, rank as u32 + 1, 16, |c| {
+        let cells = rank_cells(rank_text, rank as usize + 1, 16, |c| {
             let up = c.to_ascii_uppercase();
             up == 'M' || LETTERS.contains(&up)
         })?;
@@ -440,11 +440,7 @@ pub(super) fn write(pos: &Recursion) -> String {
             } else {
                 LETTERS[pt as usize]
             };
-            if c == Color::White {
-                l
-            } else {
-                l.to_ascii_lowercase()
-            }
+            crate::core::fen::colored_letter(l, c)
         })
     });
     format!(
