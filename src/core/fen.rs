@@ -1,13 +1,14 @@
 //! Pieces of FEN shared by every variant: the one field tokenizer (the fields, the placement's
 //! ranks, each rank's tokens: piece letters and runs of empty squares as decimal numbers, two
 //! digits on wide boards), the side and counter fields, and the placement written from a
-//! square → letter function.
+//! square → letter function. Each variant reads its fields into a plain `Setup` with these and
+//! validates the setup into a position.
 
 use std::ops::RangeInclusive;
 use std::str::FromStr;
 
 use super::color::Color;
-use super::variant::FenError;
+use super::fen_error::{BoardError, FenError, PositionError};
 
 /// The whitespace-separated fields of a FEN: at least one, or [`FenError::Empty`].
 pub fn fields(fen: &str) -> Result<Vec<&str>, FenError> {
@@ -58,28 +59,28 @@ pub fn rank_cells(
     width: usize,
     known: impl Fn(char) -> bool,
 ) -> Result<Vec<Option<char>>, FenError> {
-    let too_long = || FenError::Board(format!("rank {rank} too long"));
+    let too_long = BoardError::RankTooLong { rank };
     let mut cells: Vec<Option<char>> = Vec::with_capacity(width);
     for token in rank_tokens(text) {
         match token {
-            Token::Empty(n) if n > width => return Err(too_long()),
+            Token::Empty(n) if n > width => return Err(too_long.into()),
             Token::Empty(n) => cells.extend(std::iter::repeat_n(None, n)),
-            Token::Piece(ch) if !known(ch) => {
-                return Err(FenError::Board(format!("unknown piece {ch:?}")))
-            }
+            Token::Piece(ch) if !known(ch) => return Err(BoardError::UnknownPiece(ch).into()),
             Token::Piece(ch) => {
                 cells.push(Some(ch));
                 if cells.len() > width {
-                    return Err(too_long());
+                    return Err(too_long.into());
                 }
             }
         }
     }
     if cells.len() != width {
-        return Err(FenError::Board(format!(
-            "rank {rank} has {} squares, expected {width}",
-            cells.len()
-        )));
+        return Err(BoardError::RankLength {
+            rank,
+            found: cells.len(),
+            expected: width,
+        }
+        .into());
     }
     Ok(cells)
 }
@@ -94,10 +95,11 @@ pub fn placement_cells(
 ) -> Result<Vec<Vec<Option<char>>>, FenError> {
     let ranks: Vec<&str> = placement.split('/').collect();
     if ranks.len() != height {
-        return Err(FenError::Board(format!(
-            "{} ranks, expected {height}",
-            ranks.len()
-        )));
+        return Err(BoardError::RankCount {
+            found: ranks.len(),
+            expected: height,
+        }
+        .into());
     }
     ranks
         .iter()
@@ -122,6 +124,23 @@ pub fn colored_letter(letter: char, color: Color) -> char {
         Color::White => letter,
         Color::Black => letter.to_ascii_lowercase(),
     }
+}
+
+/// Exactly one royal piece a side: `count` gives how many a side has, `royal` names them
+/// (`kings`, `Neurons`) in the error.
+pub fn one_royal_each(royal: &'static str, count: impl Fn(Color) -> u32) -> Result<(), FenError> {
+    for color in Color::BOTH {
+        let count = count(color);
+        if count != 1 {
+            return Err(PositionError::RoyalCount {
+                color,
+                count,
+                royal,
+            }
+            .into());
+        }
+    }
+    Ok(())
 }
 
 /// The side-to-move field: `w` or `b`.
@@ -251,8 +270,13 @@ mod tests {
             placement,
             vec![vec![Some('k')], vec![None], vec![Some('K')]]
         );
-        let err = placement_cells("k/K", 1, 3, |_| true).unwrap_err();
-        assert_eq!(err.to_string(), "bad board: 2 ranks, expected 3");
+        assert_eq!(
+            placement_cells("k/K", 1, 3, |_| true),
+            Err(FenError::Board(BoardError::RankCount {
+                found: 2,
+                expected: 3
+            }))
+        );
     }
 
     #[test]

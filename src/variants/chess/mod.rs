@@ -8,6 +8,7 @@ mod make;
 mod pieces;
 mod tables;
 
+pub use fen::{castling_text, parse_castling, piece_of_letter, Placement, Setup};
 pub use pieces::{chess_pieces, BISHOP, KING, KNIGHT, LETTERS, PAWN, QUEEN, ROOK};
 use pieces::{has, type_with};
 pub use tables::tables;
@@ -323,10 +324,7 @@ impl Chess {
     pub fn set_mega_square(&mut self, color: Color, sq: Option<Square>) -> Result<(), FenError> {
         if let Some(s) = sq {
             if self.piece_at(s) != Some((color, KNIGHT)) {
-                return Err(FenError::Impossible(format!(
-                    "no {} knight to be a mega-knight",
-                    color.name()
-                )));
+                return Err(crate::core::PositionError::NoMegaKnight { color }.into());
             }
         }
         self.toggle_mega_key(color);

@@ -742,3 +742,4 @@ impl Variant for Micro {
 }
 
 mod fen;
+pub use fen::{Attr, Setup};

@@ -10,11 +10,11 @@
 //! end of the step (IR-6); the game ends when both boards have (IR-7).
 
 mod fen;
+pub use fen::Setup;
 mod make;
 #[cfg(test)]
 mod tests;
 
-use crate::core::fen::rank_cells;
 use crate::core::zobrist::{self, DOMAIN_STATE};
 use crate::core::{
     Color, Dialect, FenError, Geometry, Move, MoveError, MoveKind, MoveList, Outcome, PositionView,
