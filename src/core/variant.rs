@@ -7,6 +7,7 @@ use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
 use thiserror::Error;
 
 use super::color::Color;
+pub use super::fen_error::FenError;
 use super::geometry::{Geometry, RankBase};
 use super::moves::{Move, MoveList};
 
@@ -90,27 +91,6 @@ impl Outcome {
             Outcome::Win { reason, .. } | Outcome::Draw { reason } => reason,
         }
     }
-}
-
-/// Why a FEN was refused.
-#[derive(Clone, PartialEq, Eq, Debug, Error)]
-pub enum FenError {
-    #[error("empty FEN")]
-    Empty,
-    #[error("bad board: {0}")]
-    Board(String),
-    #[error("bad side to move: {0:?}")]
-    Side(String),
-    #[error("bad castling field: {0:?}")]
-    Castling(String),
-    #[error("bad en-passant field: {0:?}")]
-    EnPassant(String),
-    #[error("bad move counter: {0:?}")]
-    Counter(String),
-    #[error("impossible position: {0}")]
-    Impossible(String),
-    #[error("bad field: {0}")]
-    Other(String),
 }
 
 /// Why a move text was refused.

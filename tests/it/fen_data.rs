@@ -1,8 +1,9 @@
 //! The FENs of `tests/data/`: every valid one loads and is written back unchanged, in process
-//! and over UCI; every invalid one is refused with its error, by the rules and over UCI in one
-//! `info string` line, the position left as it was (issue 22, item 4).
+//! and over UCI; every invalid one is refused with its error, of its kind, by the rules and
+//! over UCI in one `info string` line, the position left as it was (issue 22, item 4).
 
 use crate::protocol_support::Engine;
+use cellmate::core::FenError;
 use cellmate::variants::VariantKind;
 
 fn data(name: &str) -> Vec<String> {
@@ -17,6 +18,42 @@ fn data(name: &str) -> Vec<String> {
 
 fn kind(name: &str) -> VariantKind {
     VariantKind::from_name(name).unwrap_or_else(|| panic!("variant {name}"))
+}
+
+/// An error's kind as its variant names, outermost first: `Impossible RoyalCount` for
+/// `FenError::Impossible(PositionError::RoyalCount { .. })`, `Side` for `FenError::Side(_)`.
+fn kind_of(err: &FenError) -> String {
+    let debug = format!("{err:?}");
+    let mut names = Vec::new();
+    let mut rest = debug.as_str();
+    loop {
+        let end = rest
+            .find(|c: char| !c.is_ascii_alphanumeric())
+            .unwrap_or(rest.len());
+        names.push(&rest[..end]);
+        match rest[end..].strip_prefix('(') {
+            Some(inner) if inner.starts_with(|c: char| c.is_ascii_uppercase()) => rest = inner,
+            _ => break,
+        }
+    }
+    names.join(" ")
+}
+
+#[test]
+fn error_kinds_are_named() {
+    use cellmate::core::{BoardError, PositionError};
+    assert_eq!(kind_of(&FenError::Side("x".into())), "Side");
+    assert_eq!(
+        kind_of(&FenError::Board(BoardError::UnknownPiece('X'))),
+        "Board UnknownPiece"
+    );
+    assert_eq!(
+        kind_of(&FenError::Impossible(PositionError::OnBoard {
+            board: 'A',
+            error: Box::new(PositionError::TooManyCheckers)
+        })),
+        "Impossible OnBoard"
+    );
 }
 
 #[test]
@@ -48,14 +85,15 @@ fn invalid_fens_are_refused_with_their_error() {
     e.read_until(|l| l == "uciok");
     for line in lines {
         let parts: Vec<&str> = line.split(" | ").collect();
-        let [variant, fen, error] = parts[..] else {
-            panic!("not VARIANT | FEN | ERROR: {line}");
+        let [variant, fen, error, error_kind] = parts[..] else {
+            panic!("not VARIANT | FEN | ERROR | KIND: {line}");
         };
         let err = kind(variant)
             .from_fen(fen)
             .map(|p| p.fen())
             .expect_err(&format!("{variant} {fen} was accepted"));
         assert!(err.to_string().contains(error), "{fen}: {err}");
+        assert_eq!(kind_of(&err), error_kind, "{fen}: {err:?}");
         e.send(&format!("setoption name UCI_Variant value {variant}"));
         let start = e.uci_fen();
         e.send(&format!("position fen {fen}"));

@@ -8,6 +8,7 @@ mod make;
 mod pieces;
 mod tables;
 
+pub use fen::{castling_text, parse_castling, piece_of_letter, Placement, Setup};
 pub use pieces::{chess_pieces, BISHOP, KING, KNIGHT, LETTERS, PAWN, PIECES, QUEEN, ROOK, TYPES};
 use pieces::{has, type_with};
 pub use tables::tables;
@@ -272,11 +273,11 @@ impl Chess {
     pub fn set_mark(&mut self, color: Color, mark: Option<Mark>) -> Result<(), FenError> {
         if let Some(m) = mark {
             if self.piece_at(m.square).map(|(c, _)| c) != Some(color) {
-                return Err(FenError::Impossible(format!(
-                    "no {} piece on {} to mark",
-                    color.name(),
-                    Self::square_name(m.square, RankBase::ONE)
-                )));
+                return Err(crate::core::PositionError::NoPieceToMark {
+                    color,
+                    square: Self::square_name(m.square, RankBase::ONE),
+                }
+                .into());
             }
         }
         self.replace_mark(color, mark);

@@ -1,199 +1,184 @@
-//! Immune Chess FEN: read into plain data, then set up on a board of the chosen width, and
-//! written.
+//! Immune Chess FEN: read into a plain [`Setup`], validated on a board of the width it gives,
+//! and written.
 
 use super::*;
+use crate::core::fen::{self, letter_color, rank_tokens, Token};
+use crate::core::{BoardError, CountProblem, PositionError, StateError};
 
 /// A FEN read into plain data, before the board width is chosen.
-pub(super) struct ParsedFen {
-    pub(super) geo: Geometry,
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Setup {
+    pub geo: Geometry,
     /// Row-major from a1: (colour, type) or empty.
-    cells: Vec<Option<(Color, u8)>>,
-    stm: Color,
-    counts: Vec<(Square, u8)>,
-    halfmove: u16,
-    fullmove: u16,
+    pub cells: Vec<Option<(Color, u8)>>,
+    pub side: Color,
+    /// The Dendritic counts as written: (square, captures).
+    pub counts: Vec<(Square, u8)>,
+    pub halfmove: u16,
+    pub fullmove: u16,
 }
 
-pub(super) fn parse_fen(fen: &str) -> Result<ParsedFen, FenError> {
-    let fields: Vec<&str> = fen.split_whitespace().collect();
-    let board = *fields.first().ok_or(FenError::Empty)?;
-    let rank_texts: Vec<&str> = board.split('/').collect();
-    let height = rank_texts.len();
-    let mut rows: Vec<Vec<Option<(Color, u8)>>> = Vec::with_capacity(height);
-    for (i, text) in rank_texts.iter().enumerate() {
-        let rank_no = height - i;
-        let mut row: Vec<Option<(Color, u8)>> = Vec::new();
-        let mut run = 0usize;
-        let mut in_run = false;
-        let flush = |row: &mut Vec<Option<(Color, u8)>>, run: usize| -> Result<(), FenError> {
-            if run == 0 {
-                return Err(FenError::Board(format!(
-                    "empty-square count 0 on rank {rank_no}"
-                )));
-            }
-            if row.len() + run > MAX_SIDE {
-                return Err(FenError::Board(format!(
-                    "rank {rank_no} longer than {MAX_SIDE} squares: the board may be at most 16×16"
-                )));
-            }
-            row.extend(std::iter::repeat_n(None, run));
-            Ok(())
-        };
-        for ch in text.chars() {
-            if let Some(d) = ch.to_digit(10) {
-                run = run * 10 + d as usize;
-                in_run = true;
-                if run > MAX_SIDE * 10 {
-                    return Err(FenError::Board(format!("bad number on rank {rank_no}")));
-                }
-                continue;
-            }
-            if in_run {
-                flush(&mut row, run)?;
-                run = 0;
-                in_run = false;
-            }
-            let pt = pieces::type_of_letter(ch)
-                .filter(|_| ch.is_ascii_alphabetic())
-                .ok_or_else(|| FenError::Board(format!("unknown piece letter {ch:?}")))?;
-            let color = if ch.is_ascii_uppercase() {
-                Color::White
-            } else {
-                Color::Black
-            };
-            row.push(Some((color, pt)));
-            if row.len() > MAX_SIDE {
-                return Err(FenError::Board(format!(
-                    "rank {rank_no} longer than {MAX_SIDE} squares: the board may be at most 16×16"
-                )));
-            }
-        }
-        if in_run {
-            flush(&mut row, run)?;
-        }
-        rows.push(row);
-    }
-    if height > MAX_SIDE {
-        return Err(FenError::Board(format!(
-            "{height} ranks: the board may be at most 16×16"
-        )));
-    }
-    let width = rows[0].len();
-    if width == 0 {
-        return Err(FenError::Board("empty rank".into()));
-    }
-    for (i, row) in rows.iter().enumerate() {
-        if row.len() != width {
-            return Err(FenError::Board(format!(
-                "rank {} has {} squares, rank {} has {}",
-                height - i,
-                row.len(),
-                height,
-                width
-            )));
-        }
-    }
-    let geo = Geometry::new(width as u8, height as u8)
-        .ok_or_else(|| FenError::Board(format!("bad size {width}x{height}")))?;
-    let mut cells = vec![None; geo.squares()];
-    for (i, row) in rows.into_iter().enumerate() {
-        let rank = height - 1 - i;
-        for (file, c) in row.into_iter().enumerate() {
-            cells[rank * width + file] = c;
-        }
-    }
-
-    // Side, then counts, half-move clock, full-move number; X-FEN's `- -` (castling, en
-    // passant) in place of the counts is read too.
-    let mut rest: Vec<&str> = fields[1..].to_vec();
-    let stm = match rest.first().copied() {
-        None => Color::Black,
-        Some("b") => Color::Black,
-        Some("w") => Color::White,
-        Some(other) => return Err(FenError::Side(other.to_string())),
+/// One rank of up to [`MAX_SIDE`] squares (`rank_no` counted from 1 names it in the errors).
+fn rank_row(text: &str, rank_no: usize) -> Result<Vec<Option<(Color, u8)>>, FenError> {
+    let too_wide = BoardError::RankTooWide {
+        rank: rank_no,
+        max: MAX_SIDE,
     };
-    if !rest.is_empty() {
-        rest.remove(0);
+    let mut row: Vec<Option<(Color, u8)>> = Vec::new();
+    for token in rank_tokens(text) {
+        match token {
+            Token::Empty(n) if n > MAX_SIDE * 10 => {
+                return Err(BoardError::BadNumber { rank: rank_no }.into())
+            }
+            Token::Empty(0) => return Err(BoardError::ZeroRun { rank: rank_no }.into()),
+            Token::Empty(n) if row.len() + n > MAX_SIDE => return Err(too_wide.into()),
+            Token::Empty(n) => row.extend(std::iter::repeat_n(None, n)),
+            Token::Piece(ch) => {
+                let pt = pieces::type_of_letter(ch)
+                    .filter(|_| ch.is_ascii_alphabetic())
+                    .ok_or(BoardError::UnknownPiece(ch))?;
+                row.push(Some((letter_color(ch), pt)));
+                if row.len() > MAX_SIDE {
+                    return Err(too_wide.into());
+                }
+            }
+        }
     }
-    if rest.len() == 4 && rest[0] == "-" && rest[1] == "-" {
-        rest.remove(0);
+    Ok(row)
+}
+
+/// The Dendritic field: `-` or `sq:n` items, comma-separated.
+fn parse_counts(geo: Geometry, text: &str) -> Result<Vec<(Square, u8)>, FenError> {
+    if text == "-" {
+        return Ok(Vec::new());
     }
-    let counts_text = rest.first().copied().unwrap_or("-");
-    let mut counts = Vec::new();
-    if counts_text != "-" {
-        for item in counts_text.split(',') {
+    text.split(',')
+        .map(|item| {
+            let bad = |problem| StateError::DendriticCount {
+                item: item.to_string(),
+                problem,
+            };
             let (sq_text, n_text) = item
                 .split_once(':')
-                .ok_or_else(|| FenError::Other(format!("dendritic count {item:?}: not sq:n")))?;
+                .ok_or_else(|| bad(CountProblem::NotSquareCount))?;
             let sq = geo
                 .parse_square_exact(sq_text, RankBase::ONE)
-                .ok_or_else(|| FenError::Other(format!("dendritic count {item:?}: bad square")))?;
-            let n: u8 = n_text
-                .parse()
-                .map_err(|_| FenError::Other(format!("dendritic count {item:?}: bad number")))?;
-            if n >= DENDRITIC_LIMIT {
-                return Err(FenError::Other(format!(
-                    "dendritic count {item:?}: more than {} (it leaves at its {}th capture)",
-                    DENDRITIC_LIMIT - 1,
-                    DENDRITIC_LIMIT
-                )));
+                .ok_or_else(|| bad(CountProblem::BadSquare))?;
+            let n: u8 = n_text.parse().map_err(|_| bad(CountProblem::BadNumber))?;
+            Ok((sq, n))
+        })
+        .collect()
+}
+
+impl Setup {
+    /// Reads `PLACEMENT [SIDE [COUNTS [HALFMOVE [FULLMOVE]]]]` (missing: `b - 0 1`); X-FEN's
+    /// `- -` (castling, en passant) in place of the counts is read too.
+    pub fn parse(fen: &str) -> Result<Setup, FenError> {
+        let fields = fen::fields(fen)?;
+        let rank_texts: Vec<&str> = fields[0].split('/').collect();
+        let height = rank_texts.len();
+        let rows = rank_texts
+            .iter()
+            .enumerate()
+            .map(|(i, text)| rank_row(text, height - i))
+            .collect::<Result<Vec<_>, _>>()?;
+        if height > MAX_SIDE {
+            return Err(BoardError::TooManyRanks {
+                found: height,
+                max: MAX_SIDE,
             }
-            if cells[sq.index()] != Some((Color::White, DENDRITIC)) {
-                return Err(FenError::Other(format!(
-                    "dendritic count {item:?}: no Dendritic cell there"
-                )));
-            }
-            if counts.iter().any(|&(s, _)| s == sq) {
-                return Err(FenError::Other(format!(
-                    "dendritic count {item:?}: square given twice"
-                )));
-            }
-            counts.push((sq, n));
+            .into());
         }
-    }
-    let hm = rest.get(1).copied().unwrap_or("0");
-    let halfmove = hm
-        .parse::<u16>()
-        .ok()
-        .filter(|&h| h <= 10_000)
-        .ok_or_else(|| FenError::Counter(hm.to_string()))?;
-    let fm = rest.get(2).copied().unwrap_or("1");
-    let fullmove = fm
-        .parse::<u16>()
-        .ok()
-        .filter(|f| (1..=10_000).contains(f))
-        .ok_or_else(|| FenError::Counter(fm.to_string()))?;
-    if let Some(extra) = rest.get(3) {
-        return Err(FenError::Other(format!("unexpected {extra:?}")));
+        let width = rows[0].len();
+        if width == 0 {
+            return Err(BoardError::EmptyRank.into());
+        }
+        for (i, row) in rows.iter().enumerate() {
+            if row.len() != width {
+                return Err(BoardError::UnevenRanks {
+                    rank: height - i,
+                    found: row.len(),
+                    top: height,
+                    width,
+                }
+                .into());
+            }
+        }
+        let geo = Geometry::new(width as u8, height as u8)
+            .ok_or(BoardError::BadSize { width, height })?;
+        let mut cells = vec![None; geo.squares()];
+        for (i, row) in rows.into_iter().enumerate() {
+            let rank = height - 1 - i;
+            cells[rank * width..(rank + 1) * width].copy_from_slice(&row);
+        }
+
+        let mut rest: Vec<&str> = fields[1..].to_vec();
+        let side = rest.first().map_or(Ok(Color::Black), |t| fen::side(t))?;
+        if !rest.is_empty() {
+            rest.remove(0);
+        }
+        if rest.len() == 4 && rest[0] == "-" && rest[1] == "-" {
+            rest.remove(0);
+        }
+        let counts = parse_counts(geo, rest.first().copied().unwrap_or("-"))?;
+        let halfmove = fen::halfmove(rest.get(1).copied().unwrap_or("0"))?;
+        let fullmove = fen::fullmove(rest.get(2).copied().unwrap_or("1"))?;
+        if let Some(extra) = rest.get(3) {
+            return Err(FenError::Unexpected(extra.to_string()));
+        }
+        Ok(Setup {
+            geo,
+            cells,
+            side,
+            counts,
+            halfmove,
+            fullmove,
+        })
     }
 
-    // Who may own what: Black has only Invaders, White only immune cells (IM-4).
-    let defs = immune_pieces();
-    for (i, c) in cells.iter().enumerate() {
-        if let Some((color, pt)) = *c {
-            let white = defs[pt as usize].white;
-            if white != (color == Color::White) {
-                return Err(FenError::Impossible(format!(
-                    "{} {} on {}: White has only immune cells, Black only Invaders",
-                    color.name(),
-                    defs[pt as usize].def.name,
-                    geo.name(Square(i as u8), RankBase::ONE)
-                )));
+    /// The position, if the setup is one: each Dendritic count below the limit, on a
+    /// Dendritic cell, given once (IM-5); White has only immune cells, Black only Invaders
+    /// (IM-4); no promoting piece in its zone. On a board of 128 squares or fewer the position
+    /// is kept in 128-bit sets.
+    pub fn validate(&self) -> Result<Immune, FenError> {
+        for (i, &(sq, n)) in self.counts.iter().enumerate() {
+            let problem = if n >= DENDRITIC_LIMIT {
+                CountProblem::TooMany {
+                    limit: DENDRITIC_LIMIT,
+                }
+            } else if self.cells[sq.index()] != Some((Color::White, DENDRITIC)) {
+                CountProblem::NoDendritic
+            } else if self.counts[..i].iter().any(|&(s, _)| s == sq) {
+                CountProblem::Twice
+            } else {
+                continue;
+            };
+            let item = format!("{}:{n}", self.geo.name(sq, RankBase::ONE));
+            return Err(StateError::DendriticCount { item, problem }.into());
+        }
+        let defs = immune_pieces();
+        for (i, c) in self.cells.iter().enumerate() {
+            if let Some((color, pt)) = *c {
+                if defs[pt as usize].white != (color == Color::White) {
+                    return Err(PositionError::WrongOwner {
+                        color,
+                        piece: defs[pt as usize].def.name,
+                        square: self.geo.name(Square(i as u8), RankBase::ONE),
+                    }
+                    .into());
+                }
             }
         }
+        if self.geo.squares() <= 128 {
+            ImmuneBoard::from_setup(self).map(Immune::Small)
+        } else {
+            ImmuneBoard::from_setup(self).map(Immune::Large)
+        }
     }
-    Ok(ParsedFen {
-        geo,
-        cells,
-        stm,
-        counts,
-        halfmove,
-        fullmove,
-    })
 }
 
 impl<B: BitSet> ImmuneBoard<B> {
-    pub(super) fn from_parsed(p: ParsedFen) -> Result<ImmuneBoard<B>, FenError> {
+    fn from_setup(p: &Setup) -> Result<ImmuneBoard<B>, FenError> {
         debug_assert!(p.geo.squares() <= B::CAPACITY);
         let rules = Arc::new(Rules::<B>::new(p.geo));
         let n = p.geo.squares();
@@ -203,7 +188,7 @@ impl<B: BitSet> ImmuneBoard<B> {
             by_type: [B::EMPTY; TYPES],
             by_color: [B::EMPTY; 2],
             counts: vec![0; n],
-            stm: p.stm,
+            stm: p.side,
             halfmove: p.halfmove,
             fullmove: p.fullmove,
             hash: 0,
@@ -216,11 +201,11 @@ impl<B: BitSet> ImmuneBoard<B> {
                 if cell.def.powers.has(Powers::ZONE_PROMOTES)
                     && pos.rules.zone[color.index()].contains(sq)
                 {
-                    return Err(FenError::Impossible(format!(
-                        "{} on {} stands in its promotion zone",
-                        cell.def.name,
-                        p.geo.name(sq, RankBase::ONE)
-                    )));
+                    return Err(PositionError::InPromotionZone {
+                        piece: cell.def.name,
+                        square: p.geo.name(sq, RankBase::ONE),
+                    }
+                    .into());
                 }
                 pos.put(color, pt, sq);
             }
@@ -238,34 +223,11 @@ impl<B: BitSet> ImmuneBoard<B> {
 
     pub fn fen(&self) -> String {
         let geo = self.rules.geo;
-        let mut s = String::new();
-        for rank in (0..geo.height).rev() {
-            let mut empty = 0;
-            for file in 0..geo.width {
-                let sq = geo.square(file as i32, rank as i32).expect("on board");
-                match self.piece_at(sq) {
-                    None => empty += 1,
-                    Some((c, pt)) => {
-                        if empty > 0 {
-                            s.push_str(&empty.to_string());
-                            empty = 0;
-                        }
-                        let l = LETTERS[pt as usize];
-                        s.push(if c == Color::White {
-                            l
-                        } else {
-                            l.to_ascii_lowercase()
-                        });
-                    }
-                }
-            }
-            if empty > 0 {
-                s.push_str(&empty.to_string());
-            }
-            if rank > 0 {
-                s.push('/');
-            }
-        }
+        let mut s = fen::write_placement(geo.width, geo.height, |file, rank| {
+            let sq = geo.square(file as i32, rank as i32).expect("on board");
+            self.piece_at(sq)
+                .map(|(c, pt)| fen::colored_letter(LETTERS[pt as usize], c))
+        });
         s.push(' ');
         s.push(self.stm.fen_char());
         s.push(' ');

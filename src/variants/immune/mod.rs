@@ -10,6 +10,7 @@
 //! FEN: `<board> <side> <dendritic counts> <halfmove> <fullmove>`, see `docs/rules/immune.md`.
 
 mod fen;
+pub use fen::Setup;
 mod gen;
 mod make;
 pub mod pieces;
@@ -857,12 +858,7 @@ impl Variant for Immune {
     }
 
     fn from_fen(fen: &str) -> Result<Self, FenError> {
-        let parsed = fen::parse_fen(fen)?;
-        if parsed.geo.squares() <= 128 {
-            ImmuneBoard::from_parsed(parsed).map(Immune::Small)
-        } else {
-            ImmuneBoard::from_parsed(parsed).map(Immune::Large)
-        }
+        fen::Setup::parse(fen)?.validate()
     }
 
     fn fen(&self) -> String {

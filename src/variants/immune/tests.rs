@@ -1,7 +1,7 @@
 //! Immune Chess rules, each test named by its spec id (IM-1 … IM-7).
 
 use super::*;
-use crate::core::{perft, perft_divide};
+use crate::core::{perft, perft_divide, CountProblem, StateError};
 
 fn pos(fen: &str) -> Immune {
     Immune::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
@@ -676,13 +676,23 @@ fn fen_errors_are_typed() {
         Immune::from_fen("i/M w - 0 0"),
         Err(FenError::Counter(_))
     ));
-    let other = |f: &str| matches!(Immune::from_fen(f), Err(FenError::Other(_)));
-    assert!(other("i/D w a1:10 0 1"), "count > 9");
-    assert!(other("i/D w a2:1 0 1"), "no Dendritic cell there");
-    assert!(other("i/D w a1:1,a1:2 0 1"), "square twice");
-    assert!(other("i/D w a1=1 0 1"), "not sq:n");
-    assert!(other("i/D w z9:1 0 1"), "not a square");
-    assert!(other("i/D w - 0 1 extra"), "trailing field");
+    let count = |f: &str| match Immune::from_fen(f) {
+        Err(FenError::State(StateError::DendriticCount { problem, .. })) => Some(problem),
+        _ => None,
+    };
+    assert_eq!(
+        count("i/D w a1:10 0 1"),
+        Some(CountProblem::TooMany { limit: 10 }),
+        "count > 9"
+    );
+    assert_eq!(count("i/D w a2:1 0 1"), Some(CountProblem::NoDendritic));
+    assert_eq!(count("i/D w a1:1,a1:2 0 1"), Some(CountProblem::Twice));
+    assert_eq!(count("i/D w a1=1 0 1"), Some(CountProblem::NotSquareCount));
+    assert_eq!(count("i/D w z9:1 0 1"), Some(CountProblem::BadSquare));
+    assert!(
+        matches!(Immune::from_fen("i/D w - 0 1 extra"), Err(FenError::Unexpected(e)) if e == "extra"),
+        "trailing field"
+    );
     let impossible = |f: &str| matches!(Immune::from_fen(f), Err(FenError::Impossible(_)));
     assert!(impossible("m/M w - 0 1"), "Black has only Invaders");
     assert!(impossible("I/M w - 0 1"), "White has no Invaders");

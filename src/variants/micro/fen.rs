@@ -1,4 +1,4 @@
-//! Microorganism Chess FEN (read, validated, written) and the `d` display.
+//! Microorganism Chess FEN (read into a [`Setup`], validated, written) and the `d` display.
 //!
 //! `PLACEMENT SIDE EP HALFMOVE FULLMOVE STATE`: 16 ranks of 16 squares (two-digit empty runs
 //! allowed; an expanded piece shows its letter on both cells); `w`/`b`; the squares the last
@@ -8,8 +8,9 @@
 //! `rider=L[+LETTERS]` and `infected=L[+LETTERS]/WAIT` (infection items in infection order).
 
 use super::*;
-use crate::core::fen::rank_cells;
+use crate::core::fen::{self, letter_color};
 use crate::core::{Badge, HeldView, PieceView, PositionView, SquareView};
+use crate::core::{PositionError, StateError};
 
 fn type_of(ch: char) -> Option<u8> {
     LETTERS
@@ -35,44 +36,36 @@ fn parse_absorbed(s: &str) -> Result<u16, FenError> {
             {
                 m |= 1 << t
             }
-            _ => return Err(FenError::Other(format!("absorbed power {ch:?}"))),
+            _ => return Err(StateError::AbsorbedPower(ch).into()),
         }
     }
     Ok(m)
 }
 
 /// `L[+LETTERS]`: a piece letter (case gives the colour) with what it absorbed.
-fn parse_piece_with_powers(s: &str) -> Result<(u8, u8, u16), FenError> {
+fn parse_piece_with_powers(s: &str) -> Result<Rider, FenError> {
     let (l, rest) = match s.split_once('+') {
         Some((l, r)) => (l, Some(r)),
         None => (s, None),
     };
+    let bad = || StateError::Piece(s.to_string());
     let mut cs = l.chars();
     let (Some(ch), None) = (cs.next(), cs.next()) else {
-        return Err(FenError::Other(format!("piece {s:?}")));
+        return Err(bad().into());
     };
-    let kind = type_of(ch).ok_or_else(|| FenError::Other(format!("piece {s:?}")))?;
-    let color = if ch.is_ascii_uppercase() { 0 } else { 1 };
-    let absorbed = match rest {
-        Some(r) => parse_absorbed(r)?,
-        None => 0,
-    };
-    if absorbed != 0 && kind != BACTERIUM {
-        return Err(FenError::Impossible(format!(
-            "{s}: only a Bacterium absorbs"
-        )));
-    }
-    Ok((kind, color, absorbed))
+    Ok(Rider {
+        kind: type_of(ch).ok_or_else(bad)?,
+        color: letter_color(ch) as u8,
+        absorbed: rest.map_or(Ok(0), parse_absorbed)?,
+    })
 }
 
 fn piece_with_powers(kind: u8, color: u8, absorbed: u16) -> String {
-    let l = LETTERS[kind as usize];
     let mut s = String::new();
-    s.push(if color == 0 {
-        l
-    } else {
-        l.to_ascii_lowercase()
-    });
+    s.push(fen::colored_letter(
+        LETTERS[kind as usize],
+        Color::BOTH[color as usize],
+    ));
     if absorbed != 0 {
         s.push('+');
         s.push_str(&absorbed_letters(absorbed));
@@ -83,241 +76,247 @@ fn piece_with_powers(kind: u8, color: u8, absorbed: u16) -> String {
 fn sq(text: &str) -> Result<Square, FenError> {
     GEOMETRY
         .parse_square_exact(text, RankBase::ONE)
-        .ok_or_else(|| FenError::Other(format!("square {text:?}")))
+        .ok_or_else(|| StateError::Square(text.to_string()).into())
 }
 
-pub fn parse(fen: &str) -> Result<Micro, FenError> {
-    let f: Vec<&str> = fen.split_whitespace().collect();
-    if f.is_empty() {
-        return Err(FenError::Empty);
-    }
-    if f.len() < 5 || f.len() > 6 {
-        return Err(FenError::Other(format!(
-            "{} fields, expected: placement side ep halfmove fullmove [state]",
-            f.len()
-        )));
-    }
-    let mut pos = Micro::empty();
-    let ranks: Vec<&str> = f[0].split('/').collect();
-    if ranks.len() != 16 {
-        return Err(FenError::Board(format!(
-            "{} ranks, expected 16",
-            ranks.len()
-        )));
-    }
-    for (i, text) in ranks.iter().enumerate() {
-        let rank = 15 - i as u8;
-        let cells = rank_cells(text, rank as u32 + 1, 16, |c| type_of(c).is_some())?;
-        for (file, ch) in cells.into_iter().enumerate() {
-            let Some(ch) = ch else { continue };
-            let kind = type_of(ch).expect("checked by rank_cells");
-            let color = if ch.is_ascii_uppercase() {
-                Color::White
-            } else {
-                Color::Black
-            };
-            pos.raw_set(rank * 16 + file as u8, Cell::new(kind, color));
-        }
-    }
-    pos.stm = match f[1] {
-        "w" => Color::White,
-        "b" => Color::Black,
-        o => return Err(FenError::Side(o.to_string())),
-    };
-    pos.halfmove = f[3]
-        .parse()
-        .ok()
-        .filter(|&h: &u16| h <= 10_000)
-        .ok_or_else(|| FenError::Counter(f[3].to_string()))?;
-    pos.fullmove = f[4]
-        .parse()
-        .ok()
-        .filter(|n: &u16| (1..=10_000).contains(n))
-        .ok_or_else(|| FenError::Counter(f[4].to_string()))?;
+fn name(s: Square) -> String {
+    GEOMETRY.name(s, RankBase::ONE)
+}
 
-    // Hidden state.
-    let state = f.get(5).copied().unwrap_or("-");
-    let mut infections: Vec<Infection> = Vec::new();
-    if state != "-" {
-        // Each square's state is one item, each attribute named once in it: a repeated one
-        // (`b1:wall;b1:wall`) is a FEN no position writes.
-        let mut named = U256::EMPTY;
-        for item in state.split(';') {
-            let (s, attrs) = item
-                .split_once(':')
-                .ok_or_else(|| FenError::Other(format!("state item {item:?}")))?;
-            let at = sq(s)?;
-            if named.contains(at) {
-                return Err(FenError::Other(format!("{s}: a second state item")));
+/// One attribute of a square's hidden state, as written.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum Attr {
+    /// `+LETTERS`: the powers a Bacterium absorbed (MC-7).
+    Absorbed(u16),
+    /// `wall`: a wall member (MC-10).
+    Wall,
+    /// `cell=SQ`: the other cell of an expanded piece, on the lower cell (MC-8).
+    Cell(Square),
+    /// `rider=L[+LETTERS]` (MC-12).
+    Rider(Rider),
+    /// `infected=L[+LETTERS]/WAIT`: the carrier and the turns before it hatches (MC-11).
+    Infected(Rider, u8),
+}
+
+/// A Microorganism FEN read into plain data, not yet validated ([`Setup::validate`]).
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Setup {
+    /// a1 first: (colour, type) or empty; an expanded piece shows on both its cells.
+    pub cells: Vec<Option<(Color, u8)>>,
+    pub side: Color,
+    /// The squares the last pawn push passed over (MC-3).
+    pub ep: Vec<Square>,
+    pub halfmove: u16,
+    pub fullmove: u16,
+    /// Each square's hidden state, in the FEN's order (infections in infection order).
+    pub state: Vec<(Square, Vec<Attr>)>,
+}
+
+/// One `square:attr,attr…` item of the state field; each attribute named once.
+fn parse_item(item: &str) -> Result<(Square, Vec<Attr>), FenError> {
+    let (s, attrs) = item
+        .split_once(':')
+        .ok_or_else(|| StateError::Item(item.to_string()))?;
+    let at = sq(s)?;
+    let mut kinds: Vec<&str> = Vec::new();
+    let mut out = Vec::new();
+    for a in attrs.split(',') {
+        let kind = a.split(['=', '+']).next().unwrap_or(a);
+        let kind = if a.starts_with('+') { "+" } else { kind };
+        if kinds.contains(&kind) {
+            return Err(StateError::Repeated {
+                square: s.to_string(),
+                attribute: kind.to_string(),
             }
-            named.insert(at);
+            .into());
+        }
+        kinds.push(kind);
+        out.push(if let Some(l) = a.strip_prefix('+') {
+            Attr::Absorbed(parse_absorbed(l)?)
+        } else if a == "wall" {
+            Attr::Wall
+        } else if let Some(p) = a.strip_prefix("cell=") {
+            Attr::Cell(sq(p)?)
+        } else if let Some(r) = a.strip_prefix("rider=") {
+            Attr::Rider(parse_piece_with_powers(r)?)
+        } else if let Some(v) = a.strip_prefix("infected=") {
+            let (who, wait) = v
+                .split_once('/')
+                .ok_or_else(|| StateError::Infection(v.to_string()))?;
+            let carrier = parse_piece_with_powers(who)?;
+            let wait: u8 = wait
+                .parse()
+                .ok()
+                .filter(|&w| w <= 1)
+                .ok_or_else(|| StateError::InfectionWait(wait.to_string()))?;
+            Attr::Infected(carrier, wait)
+        } else {
+            return Err(StateError::Attribute(a.to_string()).into());
+        });
+    }
+    Ok((at, out))
+}
+
+/// A carried piece (rider or infector) with absorbed powers must be a Bacterium.
+fn check_absorber(r: Rider) -> Result<(), FenError> {
+    if r.absorbed != 0 && r.kind != BACTERIUM {
+        return Err(PositionError::NotAbsorber {
+            at: piece_with_powers(r.kind, r.color, r.absorbed),
+        }
+        .into());
+    }
+    Ok(())
+}
+
+impl Setup {
+    /// Reads `PLACEMENT SIDE EP HALFMOVE FULLMOVE [STATE]`.
+    pub fn parse(fen: &str) -> Result<Setup, FenError> {
+        let f = fen::fields(fen)?;
+        if f.len() < 5 || f.len() > 6 {
+            return Err(FenError::FieldCount {
+                found: f.len(),
+                expected: "expected: placement side ep halfmove fullmove [state]",
+            });
+        }
+        let mut cells = vec![None; 256];
+        let ranks = fen::placement_cells(f[0], 16, 16, |c| type_of(c).is_some())?;
+        for (i, rank) in ranks.iter().enumerate() {
+            for (file, ch) in rank.iter().enumerate() {
+                cells[(15 - i) * 16 + file] =
+                    ch.map(|ch| (letter_color(ch), type_of(ch).expect("known")));
+            }
+        }
+        let side = fen::side(f[1])?;
+        let halfmove = fen::halfmove(f[3])?;
+        let fullmove = fen::fullmove(f[4])?;
+        let mut state = Vec::new();
+        let text = f.get(5).copied().unwrap_or("-");
+        if text != "-" {
+            // Each square's state is one item: a repeated one (`b1:wall;b1:wall`) is a FEN no
+            // position writes.
+            let mut named = U256::EMPTY;
+            for item in text.split(';') {
+                let (at, attrs) = parse_item(item)?;
+                if named.contains(at) {
+                    return Err(StateError::SecondItem { square: name(at) }.into());
+                }
+                named.insert(at);
+                state.push((at, attrs));
+            }
+        }
+        let ep = match f[2] {
+            "-" => Vec::new(),
+            text => text.split(',').map(sq).collect::<Result<_, _>>()?,
+        };
+        Ok(Setup {
+            cells,
+            side,
+            ep,
+            halfmove,
+            fullmove,
+            state,
+        })
+    }
+
+    /// The position, if the setup is one: state only on pieces that can have it, expanded
+    /// pairs whole, walls of two or more, no red blood cell on an end rank, one Neuron each,
+    /// the en-passant squares behind a pawn that just moved, the side not to move not in check.
+    pub fn validate(&self) -> Result<Micro, FenError> {
+        let mut pos = Micro::empty();
+        for (i, c) in self.cells.iter().enumerate() {
+            if let Some((color, kind)) = *c {
+                pos.raw_set(i as u8, Cell::new(kind, color));
+            }
+        }
+        pos.stm = self.side;
+        pos.halfmove = self.halfmove;
+        pos.fullmove = self.fullmove;
+        let mut infections: Vec<Infection> = Vec::new();
+        for &(at, ref attrs) in &self.state {
+            let square = name(at);
             let mut c = pos.cells[at.index()];
             if c.is_empty() {
-                return Err(FenError::Other(format!("state for the empty square {s}")));
+                return Err(StateError::EmptySquare { square }.into());
             }
-            let mut kinds: Vec<&str> = Vec::new();
-            for a in attrs.split(',') {
-                let kind = a.split(['=', '+']).next().unwrap_or(a);
-                let kind = if a.starts_with('+') { "+" } else { kind };
-                if kinds.contains(&kind) {
-                    return Err(FenError::Other(format!("{s}: {kind:?} given twice")));
-                }
-                kinds.push(kind);
-                if let Some(l) = a.strip_prefix('+') {
-                    if c.kind != BACTERIUM {
-                        return Err(FenError::Impossible(format!(
-                            "{s}: only a Bacterium absorbs"
-                        )));
+            for &a in attrs {
+                match a {
+                    Attr::Absorbed(m) => {
+                        if c.kind != BACTERIUM {
+                            return Err(PositionError::NotAbsorber { at: square }.into());
+                        }
+                        c.absorbed = m;
                     }
-                    c.absorbed = parse_absorbed(l)?;
-                } else if a == "wall" {
-                    c.flags |= BONDED;
-                } else if let Some(p) = a.strip_prefix("cell=") {
-                    let p = sq(p)?;
-                    c.flags |= EXPANDED;
-                    c.partner = p.0;
-                } else if let Some(r) = a.strip_prefix("rider=") {
-                    let (kind, color, absorbed) = parse_piece_with_powers(r)?;
-                    if kind != PRION && kind != BACTERIUM {
-                        return Err(FenError::Impossible(format!(
-                            "{s}: a rider is a Prion or a Bacterium"
-                        )));
+                    Attr::Wall => c.flags |= BONDED,
+                    Attr::Cell(p) => {
+                        c.flags |= EXPANDED;
+                        c.partner = p.0;
                     }
-                    c.rider = Some(Rider {
-                        kind,
-                        color,
-                        absorbed,
-                    });
-                } else if let Some(v) = a.strip_prefix("infected=") {
-                    let (who, wait) = v
-                        .split_once('/')
-                        .ok_or_else(|| FenError::Other(format!("infection {v:?}")))?;
-                    let (kind, color, absorbed) = parse_piece_with_powers(who)?;
-                    let wait: u8 = wait
-                        .parse()
-                        .ok()
-                        .filter(|&w| w <= 1)
-                        .ok_or_else(|| FenError::Other(format!("infection wait {wait:?}")))?;
-                    if kind != VIRUS && kind != BACTERIUM {
-                        return Err(FenError::Impossible(format!(
-                            "{s}: only a Virus or a Bacterium infects"
-                        )));
+                    Attr::Rider(r) => {
+                        check_absorber(r)?;
+                        if r.kind != PRION && r.kind != BACTERIUM {
+                            return Err(PositionError::BadRider { square }.into());
+                        }
+                        c.rider = Some(r);
                     }
-                    if color == c.color {
-                        return Err(FenError::Impossible(format!(
-                            "{s}: infected by its own side"
-                        )));
+                    Attr::Infected(r, wait) => {
+                        check_absorber(r)?;
+                        if r.kind != VIRUS && r.kind != BACTERIUM {
+                            return Err(PositionError::BadInfector { square }.into());
+                        }
+                        if r.color == c.color {
+                            return Err(PositionError::SelfInfection { square }.into());
+                        }
+                        c.flags |= INFECTED;
+                        infections.push(Infection {
+                            victim: at,
+                            carrier: Cell {
+                                kind: r.kind,
+                                color: r.color,
+                                absorbed: r.absorbed,
+                                ..Cell::EMPTY
+                            },
+                            wait,
+                        });
                     }
-                    c.flags |= INFECTED;
-                    infections.push(Infection {
-                        victim: at,
-                        carrier: Cell {
-                            kind,
-                            color,
-                            absorbed,
-                            ..Cell::EMPTY
-                        },
-                        wait,
-                    });
-                } else {
-                    return Err(FenError::Other(format!("state attribute {a:?}")));
                 }
             }
             pos.raw_set(at.0, c);
         }
+        if infections.len() > MAX_INFECTIONS {
+            return Err(PositionError::TooManyInfections.into());
+        }
+        pair_expanded(&mut pos)?;
+        check_cells(&pos)?;
+        fen::one_royal_each("Neurons", |color| {
+            (pos.types[NEURON as usize] & pos.occ[color.index()]).count()
+        })?;
+        pos.infections = infections;
+        self.set_ep(&mut pos)?;
+        let them = !pos.stm;
+        if let Some(n) = pos.neuron(them) {
+            if gen::attacked(&pos, n, pos.stm) {
+                return Err(PositionError::OppositeCheck { side: them }.into());
+            }
+        }
+        let mut h = 0;
+        for s in 0..256 {
+            h ^= cell_key(s as u8, &pos.cells[s]);
+        }
+        if pos.stm == Color::Black {
+            h ^= side_key();
+        }
+        pos.hash = h;
+        Ok(pos)
     }
-    if infections.len() > MAX_INFECTIONS {
-        return Err(FenError::Impossible("too many infections".into()));
-    }
-    // Expanded pieces: copy the lower cell's data onto its partner and check the pair.
-    let lowers: Vec<u8> = pos.expanded.squares().map(|s| s.0).collect();
-    for a in lowers {
-        let c = pos.cells[a as usize];
-        let b = c.partner;
-        let pc = pos.cells[b as usize];
-        if b <= a && pc.has(EXPANDED) && pc.partner == a {
-            continue; // already paired from its lower cell
+
+    /// En passant: the squares passed over by the pawn that just moved (MC-3).
+    fn set_ep(&self, pos: &mut Micro) -> Result<(), FenError> {
+        if self.ep.is_empty() {
+            return Ok(());
         }
-        if !tables().ortho[a as usize].contains(Square(b))
-            || pc.kind != c.kind
-            || pc.color != c.color
-            || b < a
-            || (pc.has(EXPANDED) && pc.partner != a)
-            || !c.powers().has(Powers::EXPAND)
-            || c.has(BONDED)
-        {
-            return Err(FenError::Impossible(format!(
-                "{}: not a valid expanded pair with {}",
-                GEOMETRY.name(Square(a), RankBase::ONE),
-                GEOMETRY.name(Square(b), RankBase::ONE)
-            )));
-        }
-        // Infecting either cell of an expanded piece infects the whole piece; the FEN names the
-        // victim cell only, which may be the upper one.
-        let mut c = c;
-        if pc.has(INFECTED) {
-            c.flags |= INFECTED;
-            pos.raw_set(a, c);
-        }
-        let mut p = c;
-        p.partner = a;
-        pos.raw_set(b, p);
-    }
-    for s in 0..=255u8 {
-        let c = pos.cells[s as usize];
-        if c.is_empty() {
-            continue;
-        }
-        let name = GEOMETRY.name(Square(s), RankBase::ONE);
-        if c.has(BONDED) && (!c.powers().has(Powers::BOND) || c.has(INFECTED) || c.rider.is_some())
-        {
-            return Err(FenError::Impossible(format!(
-                "{name}: cannot be a wall member"
-            )));
-        }
-        // A wall is made by a bond of two (MC-10): a member with no member of its side beside
-        // it cannot be reached by play (and would be a platelet no one can capture).
-        if c.has(BONDED)
-            && !(tables().king[s as usize] & pos.bonded & pos.occ[c.color as usize]).any()
-        {
-            return Err(FenError::Impossible(format!(
-                "{name}: a wall member with no wall member of its side beside it"
-            )));
-        }
-        if c.rider.is_some() && (c.kind == NEURON || c.kind == PRION) {
-            return Err(FenError::Impossible(format!(
-                "{name}: cannot carry a rider"
-            )));
-        }
-        if c.has(INFECTED) && c.kind == NEURON {
-            return Err(FenError::Impossible(format!(
-                "{name}: a Neuron is never infected"
-            )));
-        }
-        let rank = s / 16;
-        if c.kind == RBC && (rank == 0 || rank == 15) {
-            return Err(FenError::Impossible(format!(
-                "{name}: red blood cell on an end rank"
-            )));
-        }
-    }
-    for color in Color::BOTH {
-        let n = (pos.types[NEURON as usize] & pos.occ[color.index()]).count();
-        if n != 1 {
-            return Err(FenError::Impossible(format!(
-                "{} has {} Neurons",
-                color.name(),
-                n
-            )));
-        }
-    }
-    pos.infections = infections;
-    // En passant: the squares passed over by the pawn that just moved (MC-3).
-    if f[2] != "-" {
-        let squares: Vec<Square> = f[2].split(',').map(sq).collect::<Result<_, _>>()?;
         let mover = !pos.stm;
         let step: i32 = if mover == Color::White { 16 } else { -16 };
-        let mut sorted = squares.clone();
+        let mut sorted = self.ep.clone();
         sorted.sort_by_key(|s| s.0 as i32 * step.signum());
         let last = *sorted.last().expect("non-empty");
         let pawn = last.0 as i32 + step;
@@ -334,45 +333,97 @@ pub fn parse(fen: &str) -> Result<Micro, FenError> {
             && pos.cells[first as usize].is_empty()
             && (first / 16) == if mover == Color::White { 1 } else { 14 };
         if !ok {
-            return Err(FenError::EnPassant(f[2].to_string()));
+            let text: Vec<String> = self.ep.iter().map(|&s| name(s)).collect();
+            return Err(FenError::EnPassant(text.join(",")));
         }
         for s in sorted {
             pos.ep.insert(s);
         }
         pos.ep_pawn = Some(Square(pawn as u8));
+        Ok(())
     }
-    let them = !pos.stm;
-    if let Some(n) = pos.neuron(them) {
-        if gen::attacked(&pos, n, pos.stm) {
-            return Err(FenError::Impossible(format!(
-                "{} is in check but it is {}'s move",
-                them.name(),
-                pos.stm.name()
-            )));
+}
+
+/// Expanded pieces: copies the lower cell's data onto its partner and checks the pair.
+fn pair_expanded(pos: &mut Micro) -> Result<(), FenError> {
+    let lowers: Vec<u8> = pos.expanded.squares().map(|s| s.0).collect();
+    for a in lowers {
+        let c = pos.cells[a as usize];
+        let b = c.partner;
+        let pc = pos.cells[b as usize];
+        if b <= a && pc.has(EXPANDED) && pc.partner == a {
+            continue; // already paired from its lower cell
+        }
+        if !tables().ortho[a as usize].contains(Square(b))
+            || pc.kind != c.kind
+            || pc.color != c.color
+            || b < a
+            || (pc.has(EXPANDED) && pc.partner != a)
+            || !c.powers().has(Powers::EXPAND)
+            || c.has(BONDED)
+        {
+            return Err(PositionError::BadExpandedPair {
+                square: name(Square(a)),
+                partner: name(Square(b)),
+            }
+            .into());
+        }
+        // Infecting either cell of an expanded piece infects the whole piece; the FEN names the
+        // victim cell only, which may be the upper one.
+        let mut c = c;
+        if pc.has(INFECTED) {
+            c.flags |= INFECTED;
+            pos.raw_set(a, c);
+        }
+        let mut p = c;
+        p.partner = a;
+        pos.raw_set(b, p);
+    }
+    Ok(())
+}
+
+/// What each occupied cell may be: wall members (MC-10), riders (MC-12), infections (MC-11),
+/// red blood cells off the end ranks.
+fn check_cells(pos: &Micro) -> Result<(), FenError> {
+    for s in 0..=255u8 {
+        let c = pos.cells[s as usize];
+        if c.is_empty() {
+            continue;
+        }
+        let square = name(Square(s));
+        if c.has(BONDED) && (!c.powers().has(Powers::BOND) || c.has(INFECTED) || c.rider.is_some())
+        {
+            return Err(PositionError::BadWallMember { square }.into());
+        }
+        // A wall is made by a bond of two (MC-10): a member with no member of its side beside
+        // it cannot be reached by play (and would be a platelet no one can capture).
+        if c.has(BONDED)
+            && !(tables().king[s as usize] & pos.bonded & pos.occ[c.color as usize]).any()
+        {
+            return Err(PositionError::LoneWallMember { square }.into());
+        }
+        if c.rider.is_some() && (c.kind == NEURON || c.kind == PRION) {
+            return Err(PositionError::CannotCarryRider { square }.into());
+        }
+        if c.has(INFECTED) && c.kind == NEURON {
+            return Err(PositionError::InfectedNeuron { square }.into());
+        }
+        let rank = s / 16;
+        if c.kind == RBC && (rank == 0 || rank == 15) {
+            return Err(PositionError::RbcOnEndRank { square }.into());
         }
     }
-    let mut h = 0;
-    for s in 0..256 {
-        h ^= cell_key(s as u8, &pos.cells[s]);
-    }
-    if pos.stm == Color::Black {
-        h ^= side_key();
-    }
-    pos.hash = h;
-    Ok(pos)
+    Ok(())
+}
+
+pub fn parse(fen: &str) -> Result<Micro, FenError> {
+    Setup::parse(fen)?.validate()
 }
 
 pub fn write(pos: &Micro) -> String {
     let s = crate::core::fen::write_placement(16, 16, |file, rank| {
         let c = &pos.cells[(rank * 16 + file) as usize];
-        (!c.is_empty()).then(|| {
-            let l = LETTERS[c.kind as usize];
-            if c.color == 0 {
-                l
-            } else {
-                l.to_ascii_lowercase()
-            }
-        })
+        (!c.is_empty()).then(|| fen::colored_letter(LETTERS[c.kind as usize], c.color()))
     });
     let ep = if pos.ep.is_empty() {
         "-".to_string()
@@ -454,12 +505,7 @@ pub fn display(pos: &Micro) -> String {
             if c.is_empty() {
                 t.push(' ');
             } else {
-                let l = LETTERS[c.kind as usize];
-                t.push(if c.color == 0 {
-                    l
-                } else {
-                    l.to_ascii_lowercase()
-                });
+                t.push(fen::colored_letter(LETTERS[c.kind as usize], c.color()));
             }
             s.push_str(&t);
             s.push('|');

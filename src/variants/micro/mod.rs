@@ -773,3 +773,4 @@ impl Variant for Micro {
 }
 
 mod fen;
+pub use fen::{Attr, Setup};

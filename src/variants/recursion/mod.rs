@@ -11,6 +11,7 @@
 //! end of the step (IR-6); the game ends when both boards have (IR-7).
 
 mod fen;
+pub use fen::Setup;
 mod make;
 mod pieces;
 #[cfg(test)]
@@ -18,7 +19,6 @@ mod tests;
 
 pub use pieces::{MegaState, MEGA_LETTER, MEGA_NAME};
 
-use crate::core::fen::rank_cells;
 use crate::core::zobrist::{self, DOMAIN_STATE};
 use crate::core::{
     Badge, Color, Dialect, FenError, Geometry, Move, MoveError, MoveKind, MoveList, Outcome,

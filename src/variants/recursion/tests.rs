@@ -1,7 +1,7 @@
 //! Infinite Recursion Chess rules, each test named by its spec id.
 
 use super::*;
-use crate::core::perft;
+use crate::core::{perft, BoardError};
 
 /// Joins two 8×8 placements into the 16×8 one (board A on files a–h, B on i–p).
 fn combine(a: &str, b: &str) -> String {
@@ -453,7 +453,7 @@ fn ir_5_plain_xboard_fen_is_read_with_the_step_from_the_move_number() {
     // A bad placement is reported as such.
     let bad = Recursion::from_fen(&format!("{}X w - - 0 1", &start[..start.len() - 1]));
     assert!(
-        matches!(bad, Err(FenError::Board(ref m)) if m.contains("unknown piece 'X'")),
+        matches!(bad, Err(FenError::Board(BoardError::UnknownPiece('X')))),
         "{bad:?}"
     );
 }
