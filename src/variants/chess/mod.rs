@@ -9,8 +9,8 @@ mod pieces;
 mod tables;
 
 pub use fen::{castling_text, parse_castling, piece_of_letter, Placement, Setup};
-pub use pieces::{chess_pieces, BISHOP, KING, KNIGHT, LETTERS, PAWN, PIECES, QUEEN, ROOK, TYPES};
 use pieces::{has, type_with};
+pub use pieces::{BISHOP, KING, KNIGHT, LETTERS, PAWN, PIECES, QUEEN, ROOK, TYPES};
 pub use tables::tables;
 
 use crate::core::zobrist::{self, DOMAIN_CASTLE, DOMAIN_EP, DOMAIN_PIECE, DOMAIN_SIDE};
@@ -235,7 +235,7 @@ impl Chess {
     /// The occupied squares as a picture shows them, the board's file `f` drawn at file
     /// `f + file_offset` of the whole (Infinite Recursion puts board B at offset 8).
     pub fn square_views(&self, file_offset: u8) -> Vec<SquareView> {
-        let names: Vec<&'static str> = chess_pieces().iter().map(|d| d.name).collect();
+        let names: Vec<&'static str> = PIECES.iter().map(|d| d.name).collect();
         let mut out = Vec::new();
         for i in 0..64u8 {
             let sq = Square(i);

@@ -66,9 +66,3 @@ pub const fn type_with(p: Powers) -> u8 {
     }
     panic!("no chess piece has this power")
 }
-
-/// [`PIECES`], for the callers written when the list was built at run time (the mega-knight's
-/// square views, being reworked on another branch); new code reads [`PIECES`].
-pub fn chess_pieces() -> &'static [PieceDef; TYPES] {
-    &PIECES
-}

@@ -156,7 +156,7 @@ impl Setup {
             let item = format!("{}:{n}", self.geo.name(sq, RankBase::ONE));
             return Err(StateError::DendriticCount { item, problem }.into());
         }
-        let defs = immune_pieces();
+        let defs = &CELLS;
         for (i, c) in self.cells.iter().enumerate() {
             if let Some((color, pt)) = *c {
                 if defs[pt as usize].white != (color == Color::White) {

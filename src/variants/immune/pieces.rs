@@ -204,12 +204,6 @@ pub const PIECES: [PieceDef; TYPES] = {
 /// FEN letters by type (White upper case, Black lower case). No `K`: GUIs take it for a king.
 pub const LETTERS: [char; TYPES] = letters(&PIECES);
 
-/// [`CELLS`], for the FEN module written when the list was built at run time (being rewritten
-/// on another branch); new code reads [`CELLS`].
-pub fn immune_pieces() -> &'static [CellDef; TYPES] {
-    &CELLS
-}
-
 /// The type with the given FEN letter (either case).
 pub fn type_of_letter(c: char) -> Option<u8> {
     LETTERS

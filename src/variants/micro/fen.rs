@@ -516,7 +516,7 @@ pub fn display(pos: &Micro) -> String {
     s.push_str("      a  b  c  d  e  f  g  h  i  j  k  l  m  n  o  p\n\n");
     let names: Vec<String> = LETTERS
         .iter()
-        .zip(organisms())
+        .zip(&PIECES)
         .map(|(l, d)| format!("{l}={}", d.name))
         .collect();
     s.push_str(&format!("Pieces: {}\n", names.join(", ")));
@@ -595,7 +595,7 @@ fn piece_view(names: &[&'static str], kind: u8, color: u8) -> PieceView {
 /// (absorbed powers MC-7, both cells of an expanded piece MC-8, walls MC-10, infections with
 /// the hatch countdown MC-11, riders MC-12); the infectors off the board as held pieces.
 pub fn describe(pos: &Micro) -> PositionView {
-    let names: Vec<&'static str> = organisms().iter().map(|d| d.name).collect();
+    let names: Vec<&'static str> = PIECES.iter().map(|d| d.name).collect();
     let mut squares = Vec::new();
     for sqi in 0..=255u8 {
         let c = &pos.cells[sqi as usize];

@@ -115,9 +115,3 @@ pub const GIVES_NOTHING: u16 = {
     }
     bits
 };
-
-/// [`PIECES`], for the FEN module written when the list was built at run time (being
-/// rewritten on another branch); new code reads [`PIECES`].
-pub fn organisms() -> &'static [PieceDef; TYPES] {
-    &PIECES
-}

@@ -188,11 +188,7 @@ impl Recursion {
             } else {
                 LETTERS[pt as usize]
             };
-            if c == Color::White {
-                l
-            } else {
-                l.to_ascii_lowercase()
-            }
+            crate::core::fen::colored_letter(l, c)
         })
     }
     /// The pictures of board `b`'s squares, its mega-knight shown as `M` with its state.
