@@ -185,6 +185,19 @@ pub struct PieceDef {
     pub initial_push: u8,
 }
 
+/// The first type in `pieces` with power `p` (a compile error, when used in a constant, if none
+/// has it): how rules name a type by what it does (the royal one, the one that castles).
+pub const fn type_with(pieces: &[PieceDef], p: Powers) -> u8 {
+    let mut t = 0;
+    while t < pieces.len() {
+        if pieces[t].powers.has(p) {
+            return t as u8;
+        }
+        t += 1;
+    }
+    panic!("no piece type has this power")
+}
+
 impl PieceDef {
     /// A type of the given name, letter, atoms, powers and longest first move.
     pub const fn new(

@@ -57,12 +57,5 @@ pub const fn has(t: u8, p: Powers) -> bool {
 
 /// The one piece type with power `p` (compile error, when used in a constant, if none has it).
 pub const fn type_with(p: Powers) -> u8 {
-    let mut t = 0;
-    while t < TYPES {
-        if PIECES[t].powers.has(p) {
-            return t as u8;
-        }
-        t += 1;
-    }
-    panic!("no chess piece has this power")
+    crate::core::piece::type_with(&PIECES, p)
 }

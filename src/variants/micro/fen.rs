@@ -30,12 +30,7 @@ fn parse_absorbed(s: &str) -> Result<u16, FenError> {
     let mut m = 0u16;
     for ch in s.chars() {
         match type_of(ch) {
-            Some(t)
-                if ch.is_ascii_uppercase()
-                    && [WBC, PARAMECIUM, AMOEBA, PLATELET, VIRUS, PRION].contains(&t) =>
-            {
-                m |= 1 << t
-            }
+            Some(t) if ch.is_ascii_uppercase() && GIVES_NOTHING & (1 << t) == 0 => m |= 1 << t,
             _ => return Err(StateError::AbsorbedPower(ch).into()),
         }
     }
@@ -159,7 +154,7 @@ fn parse_item(item: &str) -> Result<(Square, Vec<Attr>), FenError> {
 
 /// A carried piece (rider or infector) with absorbed powers must be a Bacterium.
 fn check_absorber(r: Rider) -> Result<(), FenError> {
-    if r.absorbed != 0 && r.kind != BACTERIUM {
+    if r.absorbed != 0 && !has(r.kind, Powers::ABSORB) {
         return Err(PositionError::NotAbsorber {
             at: piece_with_powers(r.kind, r.color, r.absorbed),
         }
@@ -241,7 +236,7 @@ impl Setup {
             for &a in attrs {
                 match a {
                     Attr::Absorbed(m) => {
-                        if c.kind != BACTERIUM {
+                        if !has(c.kind, Powers::ABSORB) {
                             return Err(PositionError::NotAbsorber { at: square }.into());
                         }
                         c.absorbed = m;
@@ -253,14 +248,14 @@ impl Setup {
                     }
                     Attr::Rider(r) => {
                         check_absorber(r)?;
-                        if r.kind != PRION && r.kind != BACTERIUM {
+                        if !has(r.kind, Powers::RIDE) && !has(r.kind, Powers::ABSORB) {
                             return Err(PositionError::BadRider { square }.into());
                         }
                         c.rider = Some(r);
                     }
                     Attr::Infected(r, wait) => {
                         check_absorber(r)?;
-                        if r.kind != VIRUS && r.kind != BACTERIUM {
+                        if !has(r.kind, Powers::INFECT) && !has(r.kind, Powers::ABSORB) {
                             return Err(PositionError::BadInfector { square }.into());
                         }
                         if r.color == c.color {
@@ -288,7 +283,7 @@ impl Setup {
         pair_expanded(&mut pos)?;
         check_cells(&pos)?;
         fen::one_royal_each("Neurons", |color| {
-            (pos.types[NEURON as usize] & pos.occ[color.index()]).count()
+            (pos.types[ROYAL_TYPE as usize] & pos.occ[color.index()]).count()
         })?;
         pos.infections = infections;
         self.set_ep(&mut pos)?;
@@ -327,7 +322,7 @@ impl Setup {
                 .all(|w| w[1].0 as i32 - w[0].0 as i32 == step)
             && (0..256).contains(&pawn)
             && (0..256).contains(&first)
-            && pos.cells[pawn as usize].kind == RBC
+            && has(pos.cells[pawn as usize].kind, Powers::EN_PASSANT)
             && pos.cells[pawn as usize].color() == mover
             && sorted.iter().all(|s| pos.cells[s.index()].is_empty())
             && pos.cells[first as usize].is_empty()
@@ -402,14 +397,14 @@ fn check_cells(pos: &Micro) -> Result<(), FenError> {
         {
             return Err(PositionError::LoneWallMember { square }.into());
         }
-        if c.rider.is_some() && (c.kind == NEURON || c.kind == PRION) {
+        if c.rider.is_some() && has(c.kind, Powers::NO_RIDER) {
             return Err(PositionError::CannotCarryRider { square }.into());
         }
-        if c.has(INFECTED) && c.kind == NEURON {
+        if c.has(INFECTED) && has(c.kind, Powers::ROYAL) {
             return Err(PositionError::InfectedNeuron { square }.into());
         }
         let rank = s / 16;
-        if c.kind == RBC && (rank == 0 || rank == 15) {
+        if has(c.kind, Powers::PROMOTES) && (rank == 0 || rank == 15) {
             return Err(PositionError::RbcOnEndRank { square }.into());
         }
     }

@@ -246,10 +246,7 @@ fn pseudo(pos: &Micro, out: &mut MoveList) {
     let enemy = pos.occ[them.index()];
     let capt = enemy & !pos.bonded & !pos.infected;
     // MC-11: a royal piece is never infected (no legal move leaves it attacked).
-    let infectable = t
-        .royal
-        .iter()
-        .fold(capt, |m, &k| m & !pos.types[k as usize]);
+    let infectable = capt & !pos.types[ROYAL_TYPE as usize];
     let room_to_infect = pos.infections.len() < MAX_INFECTIONS;
     let mut own = pos.occ[ui] & !pos.infected;
     while let Some(from) = own.pop_lsb() {

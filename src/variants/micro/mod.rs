@@ -13,8 +13,8 @@ mod pieces;
 mod tests;
 
 pub use pieces::{
-    AMOEBA, BACTERIUM, GIFTS, GIVES_NOTHING, LETTERS, NEURON, PARAMECIUM, PIECES, PLATELET, PRION,
-    PROMOTIONS, RBC, TYPES, VIRUS, WBC,
+    has, AMOEBA, BACTERIUM, GIFTS, GIVES_NOTHING, LETTERS, NEURON, PARAMECIUM, PAWN_TYPE, PIECES,
+    PLATELET, PRION, PROMOTIONS, RBC, ROYAL_TYPE, TYPES, VIRUS, WBC,
 };
 
 use std::sync::OnceLock;
@@ -158,8 +158,6 @@ pub struct Tables {
     /// The types that attack by leap captures beyond those king steps (a pawn's diagonals, a
     /// knight's jumps …), through their own `leap_capture` tables. Derived from [`PIECES`].
     pub leap_attackers: Vec<u8>,
-    /// The royal types (MC-4), which are never infected: no legal move leaves one attacked.
-    pub royal: Vec<u8>,
     /// Orthogonal neighbours of each square.
     pub ortho: Vec<U256>,
 }
@@ -251,11 +249,9 @@ pub fn tables() -> &'static Tables {
                     && a.vectors(Color::White).iter().any(beyond_steps)
             })
         });
-        let royal = types(&|d| d.powers.has(Powers::ROYAL));
         Tables {
             king_attackers,
             leap_attackers,
-            royal,
             own_slides: std::array::from_fn(|t| slides_of(&own[t])),
             gift_slides: std::array::from_fn(|t| slides_of(&gift[t])),
             own_leaps: defs.iter().map(leaps_of).collect(),
@@ -373,7 +369,7 @@ impl Micro {
         &self.infections
     }
     pub fn neuron(&self, c: Color) -> Option<Square> {
-        let n = self.types[NEURON as usize] & self.occ[c.index()];
+        let n = self.types[ROYAL_TYPE as usize] & self.occ[c.index()];
         (!n.is_empty()).then(|| n.lsb())
     }
     pub fn halfmove_clock(&self) -> u16 {
@@ -555,7 +551,7 @@ impl Micro {
     /// Nothing but the two Neurons on the board and no infection under way (MC-13).
     pub fn bare_neurons(&self) -> bool {
         self.occupied().count() == 2
-            && self.types[NEURON as usize].count() == 2
+            && self.types[ROYAL_TYPE as usize].count() == 2
             && self.infections.is_empty()
     }
 
@@ -616,7 +612,8 @@ impl Variant for Micro {
     fn null_move_ok(&self) -> bool {
         let us = self.stm;
         let own = self.occ[us.index()];
-        let pieces = own & !self.types[RBC as usize] & !self.types[NEURON as usize];
+        // Pieces beyond pawns and the royal Neuron.
+        let pieces = own & !self.types[PAWN_TYPE as usize] & !self.types[ROYAL_TYPE as usize];
         pieces.count() >= 2
             && !self.in_check()
             && !self

@@ -101,6 +101,18 @@ pub const GIFTS: [PieceDef; TYPES] = [
     gift("riding and killing", &[], Powers::RIDE),
 ];
 
+/// Whether type `t` has power `p` (its own, not what a Bacterium absorbed); an empty cell's
+/// type has none.
+pub const fn has(t: u8, p: Powers) -> bool {
+    (t as usize) < TYPES && PIECES[t as usize].powers.has(p)
+}
+
+/// The royal type, the Neuron (MC-4): there is one a side, and it is never ridden or infected.
+pub const ROYAL_TYPE: u8 = crate::core::piece::type_with(&PIECES, Powers::ROYAL);
+
+/// The pawn, the Red blood cell (MC-3): the type that promotes.
+pub const PAWN_TYPE: u8 = crate::core::piece::type_with(&PIECES, Powers::PROMOTES);
+
 /// The types whose [`GIFTS`] entry gives nothing (no atoms, no powers), as type bits: a
 /// Bacterium's absorbed set never holds them (MC-7: a Red blood cell adds nothing new, a
 /// Neuron is never eaten, an eaten Bacterium adds what it had absorbed, not a gift of its own).

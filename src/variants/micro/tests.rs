@@ -1031,5 +1031,5 @@ fn attack_classes_come_from_the_pieces() {
     let t = tables();
     assert_eq!(t.king_attackers, [NEURON, BACTERIUM, PLATELET, VIRUS]);
     assert_eq!(t.leap_attackers, [RBC, PARAMECIUM, BACTERIUM, AMOEBA]);
-    assert_eq!(t.royal, [NEURON]);
+    assert_eq!((ROYAL_TYPE, PAWN_TYPE), (NEURON, RBC));
 }
