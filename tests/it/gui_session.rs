@@ -279,6 +279,16 @@ fn http_get(port: u16, path: &str) -> String {
     )
 }
 
+/// Whether the server still holds a connection that sent nothing: no answer (a refusal's
+/// 503) and no close waiting on it.
+fn still_open(s: &TcpStream) -> bool {
+    s.set_nonblocking(true).unwrap();
+    let open =
+        matches!(s.peek(&mut [0u8; 1]), Err(e) if e.kind() == std::io::ErrorKind::WouldBlock);
+    s.set_nonblocking(false).unwrap();
+    open
+}
+
 fn request(port: u16, head: &str) -> String {
     let mut s = TcpStream::connect(("127.0.0.1", port)).unwrap();
     s.write_all(head.as_bytes()).unwrap();
@@ -452,20 +462,29 @@ fn server_limits_heads_and_connections() {
     let _ = std::io::Read::read_to_string(&mut s, &mut out);
     assert_eq!(status(out), "HTTP/1.1 403 Forbidden");
 
-    let idle: Vec<TcpStream> = (0..small().max_connections)
-        .map(|_| TcpStream::connect(("127.0.0.1", port)).unwrap())
-        .collect();
-    // Once the server has taken them all (on a loaded machine that may take a while), one
-    // more is refused.
+    // The server counts a connection until its thread ends, so on a loaded machine the
+    // requests above may still be counted for a while and some of these be refused at once
+    // (503, then closed): keep topping up until all of them are held open, then one more is
+    // refused.
+    let limit = small().max_connections;
+    let mut idle: Vec<TcpStream> = Vec::new();
     let mut refused = String::new();
     for _ in 0..50 {
+        idle.retain(still_open);
+        while idle.len() < limit {
+            idle.push(TcpStream::connect(("127.0.0.1", port)).unwrap());
+        }
         std::thread::sleep(std::time::Duration::from_millis(100));
+        if !idle.iter().all(still_open) {
+            continue;
+        }
         refused = status(http_get(port, "/"));
         if refused == "HTTP/1.1 503 Service Unavailable" {
             break;
         }
     }
     assert_eq!(refused, "HTTP/1.1 503 Service Unavailable");
+    assert_eq!(idle.len(), limit);
     drop(idle);
     let mut served = String::new();
     for _ in 0..100 {
