@@ -4,7 +4,8 @@ BIN := target/release/cellmate
 DEPTH ?= 6
 
 .PHONY: help build run test perft bench fuzz fuzz-binary playouts latency soak memory time-safety lint fmt clean \
-	verify-xboard verify-python verify-uci-clients gui gui-test gui-check gui-load host-check strength
+	verify-xboard verify-python verify-uci-clients gui gui-test gui-check gui-load host-check strength \
+	conversion
 
 help:
 	@echo "build   release build of the engine ($(BIN))"
@@ -16,6 +17,7 @@ help:
 	@echo "playouts  random playouts with per-ply checks, PLAYOUT_PLIES (10,000,000) plies over all variants"
 	@echo "fuzz-binary  random protocol lines through the binary's stdin, FUZZ_LINES (1,000,000) per protocol"
 	@echo "latency how fast stop / ? are answered, per variant and protocol"
+	@echo "conversion  won games' lengths and draws per variant, CONVERSION_GAMES (20) v the random mover and v depth 1, 20,000 nodes a move"
 	@echo "soak    self-play, SOAK_GAMES (1000) per variant at SOAK_TC (2+0.02): fails on any illegal move, forfeit, stall, crash"
 	@echo "time-safety  self-play at 3+0.05, 2 games at once beside a CPU-bound process, LOAD_GAMES (200) per variant, LOAD_SEED (5) for the openings: fails on any time forfeit"
 	@echo "memory  peak RSS per variant, Hash and Threads: fails above max(Hash, 16) + MEMORY_LIMIT_MB"
@@ -76,6 +78,13 @@ playouts:
 latency: build
 	python3 scripts/latency.py $(BIN) 100
 	python3 scripts/latency.py $(BIN) 100 --deep
+
+# How quickly won games are converted (docs/strength.md, "Converting won games"): per variant,
+# CONVERSION_GAMES against the random mover and against the engine at depth 1, the engine at
+# 20,000 nodes a move (CONVERSION_NODES); W/D/L, won games' plies, draw %.
+CONVERSION_GAMES ?= 20
+conversion: build
+	python3 scripts/conversion.py $(BIN) $(CONVERSION_GAMES)
 
 # Self-play soak (docs/reliability.md): the engine against itself (UCI v XBoard) in every
 # variant; fails unless the summary's `Faults:` counts (illegal moves, time forfeits, stalls over

@@ -6,7 +6,7 @@
 
 use std::sync::OnceLock;
 
-use crate::core::{Color, Move, MoveKind, MoveList, Square, Variant};
+use crate::core::{Color, Move, MoveKind, MoveList, Powers, Square, Variant};
 use crate::variants::chess::{tables, Chess, BISHOP, KING, KNIGHT, PAWN, QUEEN, ROOK, TYPES};
 
 use super::{EvalParams, Evaluate, FeatureList, Features};
@@ -317,11 +317,19 @@ fn evaluate_white(pos: &Chess) -> i32 {
     let eg = side[0].eg - side[1].eg;
     let mut score = (mg * phase + eg * (MAX_PHASE - phase)) / MAX_PHASE;
 
-    // Mop-up: drive a lone king to the edge and bring the kings together.
+    // Mop-up: drive a lone king to the edge and bring the kings together. A marked piece that
+    // cannot capture (Infinite Recursion's mega-knight in every state but Armed) does not
+    // defend its king: the king counts as lone beside it.
     for c in Color::BOTH {
         let us = c.index();
         let them = (!c).index();
-        if pos.color_set(!c).count_ones() == 1 && material[us] >= SEE_VALUE[ROOK as usize] {
+        let harmless = match pos.mark(!c) {
+            Some(m) if m.powers.has(Powers::NO_CAPTURE) || m.powers.has(Powers::NO_MOVE) => 1,
+            _ => 0,
+        };
+        if pos.color_set(!c).count_ones() == 1 + harmless
+            && material[us] >= SEE_VALUE[ROOK as usize]
+        {
             let lk = ksq[them];
             let (f, r) = ((lk % 8) as i32, (lk / 8) as i32);
             let edge = (3 - f.min(7 - f)) + (3 - r.min(7 - r));

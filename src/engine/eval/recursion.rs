@@ -15,10 +15,35 @@ pub const BOARD: f64 = 900.0;
 pub const SCALE: f64 = 500.0;
 /// The share of a pending capture on the board not being moved on that is counted.
 pub const PENDING: f64 = 0.8;
+/// Centipawns of progress an unfinished board adds, linear in its chess score up to
+/// [`PROGRESS_CAP`]: beyond a few pawns the expectation (tanh) is flat, and without this a board
+/// far ahead is not worth improving (capturing more, driving the king to mate) — the engine,
+/// a board up, played on for hundreds of plies against a lone king.
+pub const PROGRESS: f64 = 600.0;
+/// The chess score (centipawns) at which an unfinished board's progress term is full.
+pub const PROGRESS_CAP: f64 = 3000.0;
+/// What a won board is worth beyond any unfinished one: finishing it is always a gain.
+pub const FINISH: f64 = 100.0;
 
 /// Board `b`'s expected result from White's view, in -1 (Black wins) ..= 1 (White wins).
 pub fn board_expectation(pos: &Recursion, b: usize) -> f64 {
     expectation(pos, b, true)
+}
+
+/// Board `b`'s worth in centipawns from White's view: [`BOARD`] times its expectation, plus
+/// the progress of an unfinished board ([`PROGRESS`]); a won board is worth more than any
+/// unfinished one ([`FINISH`]).
+pub fn board_value(pos: &Recursion, b: usize) -> f64 {
+    let full = BOARD + PROGRESS + FINISH;
+    match pos.result(b) {
+        Some(SubResult::Win(Color::White)) => full,
+        Some(SubResult::Win(Color::Black)) => -full,
+        Some(SubResult::Draw) => 0.0,
+        None => {
+            let cp = board_cp(pos, b, true);
+            BOARD * (cp / SCALE).tanh() + PROGRESS * (cp / PROGRESS_CAP).clamp(-1.0, 1.0)
+        }
+    }
 }
 
 /// [`board_expectation`]; with `deep` false (the other board's trend seen from a mega-knight)
@@ -29,53 +54,56 @@ fn expectation(pos: &Recursion, b: usize, deep: bool) -> f64 {
         Some(SubResult::Win(Color::White)) => 1.0,
         Some(SubResult::Win(Color::Black)) => -1.0,
         Some(SubResult::Draw) => 0.0,
-        None => {
-            let board = pos.board(b);
-            let mut cp = board.evaluate() as f64;
-            if board.side_to_move() == Color::Black {
-                cp = -cp;
-            }
-            if !deep {
-                return (cp / SCALE).tanh();
-            }
-            // IR-5: the board where the player to move is not moving now has its own side to
-            // move (in a two-board step always Black), whose next move there comes before any
-            // reply on it, and no quiescence search looks at it: count its best capture.
-            if pos.active_board() != Some(b) {
-                let gain = PENDING * best_capture_gain(board) as f64;
-                cp += if board.side_to_move() == Color::White {
-                    gain
-                } else {
-                    -gain
-                };
-            }
-            // The mega-knight on this board is the other board's game: a Neutral one is worth
-            // what that game promises its owner (Armed if won, almost nothing if lost).
-            let owner = mega_owner(b);
-            if pos.mega_square(b).is_some() {
-                let other = expectation(pos, 1 - b, false);
-                let own_view = if owner == Color::White { other } else { -other };
-                let state_bonus = match pos.mega_state(b) {
-                    MegaState::Neutral => 120.0 * own_view,
-                    MegaState::Armed => 0.0,
-                    MegaState::Disarmed => -150.0,
-                    MegaState::Frozen => -250.0,
-                };
-                cp += if owner == Color::White {
-                    state_bonus
-                } else {
-                    -state_bonus
-                };
-            }
-            (cp / SCALE).tanh()
-        }
+        None => (board_cp(pos, b, deep) / SCALE).tanh(),
     }
+}
+
+/// The chess score (centipawns, White's view) of unfinished board `b`, with (`deep`) the
+/// pending capture and the mega-knight term of [`expectation`].
+fn board_cp(pos: &Recursion, b: usize, deep: bool) -> f64 {
+    let board = pos.board(b);
+    let mut cp = board.evaluate() as f64;
+    if board.side_to_move() == Color::Black {
+        cp = -cp;
+    }
+    if !deep {
+        return cp;
+    }
+    // IR-5: the board where the player to move is not moving now has its own side to
+    // move (in a two-board step always Black), whose next move there comes before any
+    // reply on it, and no quiescence search looks at it: count its best capture.
+    if pos.active_board() != Some(b) {
+        let gain = PENDING * best_capture_gain(board) as f64;
+        cp += if board.side_to_move() == Color::White {
+            gain
+        } else {
+            -gain
+        };
+    }
+    // The mega-knight on this board is the other board's game: a Neutral one is worth
+    // what that game promises its owner (Armed if won, almost nothing if lost).
+    let owner = mega_owner(b);
+    if pos.mega_square(b).is_some() {
+        let other = expectation(pos, 1 - b, false);
+        let own_view = if owner == Color::White { other } else { -other };
+        let state_bonus = match pos.mega_state(b) {
+            MegaState::Neutral => 120.0 * own_view,
+            MegaState::Armed => 0.0,
+            MegaState::Disarmed => -150.0,
+            MegaState::Frozen => -250.0,
+        };
+        cp += if owner == Color::White {
+            state_bonus
+        } else {
+            -state_bonus
+        };
+    }
+    cp
 }
 
 impl Evaluate for Recursion {
     fn evaluate_with(&self, _params: &EvalParams) -> i32 {
-        let total = board_expectation(self, 0) + board_expectation(self, 1);
-        let white = (total * BOARD).round() as i32;
+        let white = (board_value(self, 0) + board_value(self, 1)).round() as i32;
         if self.side_to_move() == Color::White {
             white
         } else {
@@ -131,5 +159,39 @@ mod tests {
         assert!(e > 600, "{e}");
         // The same seen from Black to move (after a pass-free step) is as bad for Black.
         assert!(board_expectation(&pos, 0) == 1.0);
+    }
+
+    /// Board A won by White (1-0: Black's king on d8 mated by rooks on a8 and a7); board B:
+    /// White's king on l1 with the pieces of the given ranks 8, 5 and 2 (16 squares each, board
+    /// A's rank 8 included), `m` on board B Black's mega-knight, Frozen as Black lost board A.
+    fn won_a_then_b(rank8: &str, rank5: &str, rank2: &str) -> Recursion {
+        let fen =
+            format!("{rank8}/R15/16/{rank5}/16/16/{rank2}/3K7K4 w b b:-:-:0:1-0:n w:-:-:0:*:f 1");
+        Recursion::from_fen(&fen).unwrap()
+    }
+
+    #[test]
+    fn ir_7_a_board_far_ahead_is_still_worth_improving() {
+        // A board up, and board B won on material: an extra rook there still counts (the
+        // board's expectation alone is flat this far ahead), and winning board B outright
+        // is worth more than any unfinished board.
+        let queen = won_a_then_b("R2k12", "12k3", "8Q7").evaluate();
+        let rook_too = won_a_then_b("R2k12", "12k3", "8QR6").evaluate();
+        assert!(rook_too - queen >= 80, "{queen} {rook_too}");
+        let won = (2.0 * (BOARD + PROGRESS + FINISH)) as i32;
+        assert!(won - rook_too >= FINISH as i32, "{rook_too}");
+    }
+
+    #[test]
+    fn ir_4_a_mega_knight_that_cannot_capture_leaves_its_king_alone_for_the_mop_up() {
+        // Black's king in the centre of board B or in its corner, beside Black's Frozen
+        // mega-knight (it cannot move, IR-4): driving the king to the corner counts as it
+        // does against a lone king.
+        let b = |p: Recursion| p.board(1).evaluate();
+        let frozen =
+            b(won_a_then_b("R2k4m6k", "16", "8Q7")) - b(won_a_then_b("R2k4m7", "12k3", "8Q7"));
+        let lone = b(won_a_then_b("R2k11k", "16", "8Q7")) - b(won_a_then_b("R2k12", "12k3", "8Q7"));
+        assert!(frozen >= 100, "{frozen}");
+        assert!((frozen - lone).abs() <= 20, "{frozen} {lone}");
     }
 }
