@@ -127,8 +127,8 @@ enum Command {
         #[arg(long, default_value_t = cellmate::gui::IDLE_TIMEOUT.as_secs())]
         idle_timeout: u64,
     },
-    /// Hosts the board for many players (docs/hosting.md): axum on tokio, one bounded search
-    /// pool.
+    /// Hosts the board for many players (docs/hosting.md): axum on tokio, games stored in
+    /// SQLite (each at /game/<id>, reopened after a restart), one bounded search pool.
     Serve {
         /// Address and port to listen on (`0.0.0.0:8080` opens it to the network; port 0: any).
         #[arg(long, default_value = "127.0.0.1:8080")]
@@ -149,6 +149,9 @@ enum Command {
         /// Seconds a board page may stay quiet (no message, no search) before it is closed.
         #[arg(long, default_value_t = cellmate::gui::IDLE_TIMEOUT.as_secs())]
         idle_timeout: u64,
+        /// The SQLite database of the games (created if missing; `:memory:` keeps nothing).
+        #[arg(long, default_value = "cellmate.db")]
+        db: String,
     },
     /// Fits material values to game results (Texel method) over the quiet positions of the
     /// games in a PGN file written by `cellmate match --pgn`.
@@ -515,6 +518,7 @@ fn main() -> ExitCode {
             workers,
             hash,
             idle_timeout,
+            db,
         }) => {
             let config = cellmate::gui::Config {
                 allow_origins: allow_origin,
@@ -524,7 +528,7 @@ fn main() -> ExitCode {
                 hash_mb: hash,
                 eval,
             };
-            cellmate::serve::run(bind, &config).map_err(|e| format!("serve: {e}"))
+            cellmate::serve::run(bind, &config, &db).map_err(|e| format!("serve: {e}"))
         }
         Some(Command::Tune {
             pgn,

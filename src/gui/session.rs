@@ -345,6 +345,21 @@ impl Session {
         self.running.is_some()
     }
 
+    /// Replaces the game by a stored one: `start`, its legal `moves` and the engine's settings
+    /// as the state reply gives them (`{"white":..,"black":..,"depth":..}`). The engine starts
+    /// thinking if it is to move (a game stored in the middle of a search).
+    pub fn resume(
+        &mut self,
+        start: AnyPos,
+        moves: Vec<Move>,
+        engine: &Value,
+    ) -> Result<(), String> {
+        self.cmd_engine(engine)?;
+        self.set_game(start, moves);
+        self.maybe_start_engine();
+        Ok(())
+    }
+
     /// The engine's settings, in the form `engine` messages take.
     pub fn engine_json(&self) -> Value {
         json!({

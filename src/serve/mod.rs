@@ -4,7 +4,12 @@
 //! ([`crate::gui::asset`]), who may connect ([`crate::gui::Access`]), one game's messages
 //! ([`crate::gui::session::Session`]) and the one bounded search pool of all players
 //! ([`crate::gui::pool::Pool`]). What it adds: HTTP and WebSockets by axum on tokio instead of
-//! a thread per connection, and `/healthz`.
+//! a thread per connection, `/healthz`, and games kept in a [`store::GameStore`] (SQLite,
+//! [`sqlite::SqliteStore`]), each move written before the page is told it was played. A game
+//! has a URL, `/game/<id>`, that reopens it, also after the server was restarted or killed.
+
+pub mod sqlite;
+pub mod store;
 
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -12,7 +17,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
-use axum::extract::{Request, State};
+use axum::extract::{Path, Request, State};
 use axum::http::{header, Method, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
@@ -20,23 +25,30 @@ use axum::routing::get;
 use axum::Router;
 use serde_json::{json, Value};
 
+use crate::core::{Dialect, Move};
 use crate::gui::pool::Pool;
 use crate::gui::session::{self, Session};
 use crate::gui::{Access, Config, MAX_HEAD, MAX_MESSAGE, POLL_EVERY, WRITE_TIMEOUT};
+use crate::notation::Word;
+use crate::variants::{AnyPos, VariantKind};
+use store::{GameId, GameStore, StoreResult, StoredGame, StoredMove};
 
 /// What every request handler shares.
 struct App {
     access: Access,
     pool: Arc<Pool>,
+    store: Arc<dyn GameStore>,
     /// Board pages (WebSockets) open now, and how many may be.
     sessions: AtomicUsize,
     max_sessions: usize,
     idle: Duration,
 }
 
-/// Binds `bind` and serves until the process ends. `config` is the local board's
-/// ([`crate::gui::Config`]): its `max_connections` bounds the board pages open at once.
-pub fn run(bind: SocketAddr, config: &Config) -> Result<(), String> {
+/// Opens the store at `db`, binds `bind` and serves until the process ends. `config` is the
+/// local board's ([`crate::gui::Config`]): its `max_connections` bounds the board pages open
+/// at once.
+pub fn run(bind: SocketAddr, config: &Config, db: &str) -> Result<(), String> {
+    let store = sqlite::SqliteStore::open(db).map_err(|e| format!("{db}: {e}"))?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .thread_name("serve")
@@ -46,23 +58,30 @@ pub fn run(bind: SocketAddr, config: &Config) -> Result<(), String> {
         let listener = tokio::net::TcpListener::bind(bind)
             .await
             .map_err(|e| format!("{bind}: {e}"))?;
-        serve(listener, config).await
+        serve(listener, config, Arc::new(store)).await
     })
 }
 
-/// Serves on a bound listener.
-pub async fn serve(listener: tokio::net::TcpListener, config: &Config) -> Result<(), String> {
+/// Serves on a bound listener with games in `store`.
+pub async fn serve(
+    listener: tokio::net::TcpListener,
+    config: &Config,
+    store: Arc<dyn GameStore>,
+) -> Result<(), String> {
     let addr = listener.local_addr().map_err(|e| e.to_string())?;
+    let games = store.list().map_err(|e| e.to_string())?;
     let pool = Pool::with_eval(config.workers, config.hash_mb, config.eval)?;
     let app = Arc::new(App {
         access: Access::new(addr, &config.allow_origins),
         pool: Arc::new(pool),
+        store,
         sessions: AtomicUsize::new(0),
         max_sessions: config.max_connections,
         idle: config.idle_timeout,
     });
     log::info!(
-        "serve: {} search workers, {} MB table",
+        "serve: {} stored games, each at /game/<id>; {} search workers, {} MB table",
+        games.len(),
         config.workers,
         config.hash_mb
     );
@@ -70,6 +89,8 @@ pub async fn serve(listener: tokio::net::TcpListener, config: &Config) -> Result
     let router = Router::new()
         .route("/healthz", get(healthz))
         .route("/ws", get(socket))
+        .route("/game/{id}", get(game_page))
+        .route("/game/{id}/json", get(game_json))
         .fallback(page)
         .layer(axum::middleware::from_fn_with_state(
             Arc::clone(&app),
@@ -149,6 +170,65 @@ async fn healthz(State(app): State<Arc<App>>) -> Response {
     no_store("application/json", v.to_string())
 }
 
+/// The stored game `id`, or the answer that there is none (404) or the store failed (500).
+fn stored(app: &App, id: &str) -> Result<StoredGame, (StatusCode, &'static [u8])> {
+    match app.store.load(id) {
+        Ok(Some(g)) => Ok(g),
+        Ok(None) => Err((StatusCode::NOT_FOUND, b"no such game\n")),
+        Err(e) => {
+            log::error!("serve: {e}");
+            Err((StatusCode::INTERNAL_SERVER_ERROR, b"game store error\n"))
+        }
+    }
+}
+
+/// `/game/<id>`: the page, which then opens the socket on that game.
+async fn game_page(State(app): State<Arc<App>>, Path(id): Path<String>) -> Response {
+    match stored(&app, &id) {
+        Ok(_) => page(Method::GET, axum::http::Uri::from_static("/")).await,
+        Err((status, body)) => plain(status, body),
+    }
+}
+
+/// `/game/<id>/json`: the game as stored, and its position now.
+async fn game_json(State(app): State<Arc<App>>, Path(id): Path<String>) -> Response {
+    let g = match stored(&app, &id) {
+        Ok(g) => g,
+        Err((status, body)) => return plain(status, body),
+    };
+    let fen = replay(&g).map(|(mut pos, moves)| {
+        for m in moves {
+            pos.make_move(m);
+        }
+        pos.fen()
+    });
+    let v = json!({
+        "id": g.id,
+        "variant": g.variant,
+        "start_fen": g.start_fen,
+        "fen": fen.ok(),
+        "engine": serde_json::from_str::<Value>(&g.engine).unwrap_or(Value::Null),
+        "created_ms": g.created_ms,
+        "moves": g.moves.iter().map(|m| json!({"move": m.text, "played_ms": m.played_ms})).collect::<Vec<_>>(),
+    });
+    no_store("application/json", v.to_string())
+}
+
+/// A stored game's start and its moves, checked by the rules.
+fn replay(g: &StoredGame) -> Result<(AnyPos, Vec<Move>), String> {
+    let kind = VariantKind::from_name(&g.variant)
+        .ok_or_else(|| format!("unknown variant {:?}", g.variant))?;
+    let start = kind.from_fen(&g.start_fen).map_err(|e| e.to_string())?;
+    let words: Vec<Word> = (g.moves.iter().enumerate())
+        .map(|(i, m)| Word {
+            line: i + 1,
+            text: m.text.clone(),
+        })
+        .collect();
+    let moves = crate::notation::read(&start, &words, Dialect::UCI).map_err(|e| e.to_string())?;
+    Ok((start, moves))
+}
+
 /// Gives back a board page's place when its socket ends.
 struct Seat(Arc<App>);
 
@@ -158,8 +238,12 @@ impl Drop for Seat {
     }
 }
 
-/// `/ws`: a board page's socket.
-async fn socket(State(app): State<Arc<App>>, upgrade: WebSocketUpgrade) -> Response {
+/// `/ws[?game=<id>]`: a board page's socket, on a new game or a stored one.
+async fn socket(
+    State(app): State<Arc<App>>,
+    uri: axum::http::Uri,
+    upgrade: WebSocketUpgrade,
+) -> Response {
     if app.sessions.fetch_add(1, Ordering::SeqCst) >= app.max_sessions {
         app.sessions.fetch_sub(1, Ordering::SeqCst);
         log::warn!(
@@ -169,15 +253,100 @@ async fn socket(State(app): State<Arc<App>>, upgrade: WebSocketUpgrade) -> Respo
         return plain(StatusCode::SERVICE_UNAVAILABLE, crate::gui::BUSY);
     }
     let seat = Seat(Arc::clone(&app));
+    let game = uri.query().and_then(|q| {
+        q.split('&')
+            .find_map(|kv| kv.strip_prefix("game="))
+            .map(str::to_string)
+    });
     upgrade
         .read_buffer_size(8 * 1024)
         .write_buffer_size(0)
         .max_message_size(MAX_MESSAGE)
         .max_frame_size(MAX_MESSAGE)
         .on_upgrade(move |ws| async move {
-            board(ws, &seat.0).await;
+            board(ws, &seat.0, game).await;
             drop(seat);
         })
+}
+
+/// What of a session's game is in the store, so that only what changed is written.
+struct Recorder {
+    store: Arc<dyn GameStore>,
+    id: Option<GameId>,
+    variant: String,
+    start_fen: String,
+    moves: Vec<String>,
+    engine: String,
+}
+
+impl Recorder {
+    /// Writes what changed in the session's game since the last call. A game is stored from
+    /// its first move on; a new game or an import replaces the stored one by a new id.
+    fn sync(&mut self, s: &Session) -> StoreResult<()> {
+        let variant = s.pos().kind().name();
+        let start_fen = s.start().fen();
+        let moves = s.move_texts();
+        let engine = s.engine_json().to_string();
+        if self.id.is_none() || variant != self.variant || start_fen != self.start_fen {
+            self.id = None;
+            if moves.is_empty() {
+                return Ok(());
+            }
+            let id = self.store.create(variant, &start_fen, &engine)?;
+            log::info!("serve: game {id} ({variant}) stored");
+            self.id = Some(id);
+            self.variant = variant.to_string();
+            self.start_fen = start_fen;
+            self.moves.clear();
+        }
+        let keep = self
+            .moves
+            .iter()
+            .zip(&moves)
+            .take_while(|(a, b)| a == b)
+            .count();
+        if keep == self.moves.len() && keep == moves.len() && engine == self.engine {
+            return Ok(());
+        }
+        let now = store::now_ms();
+        let new: Vec<StoredMove> = moves[keep..]
+            .iter()
+            .map(|t| StoredMove {
+                text: t.clone(),
+                played_ms: now,
+            })
+            .collect();
+        let id = self.id.as_deref().unwrap_or_default();
+        self.store.append(id, keep, &new, &engine)?;
+        self.moves = moves;
+        self.engine = engine;
+        Ok(())
+    }
+}
+
+/// Stores what changed in the game, then returns `out` to send (each state with the game's
+/// id), and whether the socket goes on. If the store fails nothing is acknowledged: the page
+/// gets an error and the socket closes.
+fn stored_first(rec: &mut Recorder, session: &Session, out: Vec<Value>) -> (Vec<Value>, bool) {
+    if out.is_empty() {
+        return (out, true);
+    }
+    if let Err(e) = tokio::task::block_in_place(|| rec.sync(session)) {
+        log::error!("serve: {e}");
+        let reply = out.iter().any(|v| v["reply"] == true);
+        let message = format!("the game could not be stored ({e}); reload the page");
+        return (
+            vec![json!({"type": "error", "message": message, "reply": reply})],
+            false,
+        );
+    }
+    let mut out = out;
+    for v in &mut out {
+        if v["type"] == "state" {
+            v["game"] = json!(rec.id);
+        }
+    }
+    (out, true)
 }
 
 /// Sends `out`; false if the socket is gone, or the page did not take a message within
@@ -195,9 +364,33 @@ async fn send_all(ws: &mut WebSocket, out: Vec<Value>) -> bool {
 
 /// One board page: its session's messages and the engine's reports, until it closes or is
 /// quiet (no message, no search) for the idle timeout.
-async fn board(mut ws: WebSocket, app: &App) {
+async fn board(mut ws: WebSocket, app: &App, game: Option<String>) {
     let mut session = Session::with_pool(Arc::clone(&app.pool));
-    if !send_all(&mut ws, vec![session.state()]).await {
+    let mut rec = Recorder {
+        store: Arc::clone(&app.store),
+        id: None,
+        variant: String::new(),
+        start_fen: String::new(),
+        moves: Vec::new(),
+        engine: String::new(),
+    };
+    let mut hello = Vec::new();
+    if let Some(id) = game {
+        match reopen(app, &id, &mut session) {
+            Ok(g) => {
+                log::info!("serve: game {id} reopened at ply {}", g.moves.len());
+                rec.id = Some(g.id);
+                rec.variant = g.variant;
+                rec.start_fen = g.start_fen;
+                rec.moves = g.moves.into_iter().map(|m| m.text).collect();
+                rec.engine = g.engine;
+            }
+            Err(e) => hello.push(json!({"type": "error", "message": e})),
+        }
+    }
+    hello.push(session.state());
+    let (hello, go_on) = stored_first(&mut rec, &session, hello);
+    if !send_all(&mut ws, hello).await || !go_on {
         return;
     }
     let mut heard = Instant::now();
@@ -232,8 +425,22 @@ async fn board(mut ws: WebSocket, app: &App) {
         };
         let mut out = out;
         out.extend(session.poll());
-        if !send_all(&mut ws, out).await {
+        let (out, go_on) = stored_first(&mut rec, &session, out);
+        if !send_all(&mut ws, out).await || !go_on {
             return;
         }
     }
+}
+
+/// Puts the stored game `id` into the session.
+fn reopen(app: &App, id: &str, session: &mut Session) -> Result<StoredGame, String> {
+    let g = app
+        .store
+        .load(id)
+        .map_err(|e| e.to_string())?
+        .ok_or_else(|| format!("no game {id:?}: a new game instead"))?;
+    let (start, moves) = replay(&g)?;
+    let engine: Value = serde_json::from_str(&g.engine).map_err(|e| e.to_string())?;
+    session.resume(start, moves, &engine)?;
+    Ok(g)
 }

@@ -1,5 +1,7 @@
 //! `cellmate serve` (src/serve/): the binary on a free loopback port, its `/healthz`, its
-//! Host and Origin checks and limits, a game played over its WebSocket.
+//! Host and Origin checks, a game played over its WebSocket, and the game still there, with its
+//! moves, after the server was killed with SIGKILL (in the middle of a search) and started
+//! again on the same database.
 
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
@@ -84,6 +86,12 @@ impl Server {
         }
         Board(ws)
     }
+
+    /// SIGKILL: nothing of the server runs after it.
+    fn kill(mut self) {
+        self.child.kill().unwrap();
+        self.child.wait().unwrap();
+    }
 }
 
 impl Drop for Server {
@@ -120,12 +128,52 @@ impl Board {
     }
 }
 
+/// A database file of its own in the temporary directory, removed when dropped.
+struct Db(std::path::PathBuf);
+
+impl Db {
+    fn new(name: &str) -> Db {
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_nanos();
+        let dir = std::env::temp_dir().join(format!(
+            "cellmate-serve-{name}-{}-{nanos}",
+            std::process::id()
+        ));
+        std::fs::create_dir_all(&dir).unwrap();
+        Db(dir)
+    }
+    /// The options of a server on this database.
+    fn options(&self) -> [String; 2] {
+        let path = self.0.join("games.db");
+        ["--db".into(), path.to_str().unwrap().into()]
+    }
+}
+
+impl Drop for Db {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn moves(game: &Value) -> Vec<String> {
+    game["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["move"].as_str().unwrap().to_string())
+        .collect()
+}
+
 /// `/healthz`; the page; a WebSocket of another origin, or a request whose Host is another
 /// name (DNS rebinding), refused with 403 as by `cellmate gui`; a head over 16 KB refused with
 /// 431; past `--max-sessions` board pages one more refused with 503.
 #[test]
 fn serve_answers_healthz_and_refuses_other_origins_hosts_and_one_page_too_many() {
-    let server = Server::start(&["--max-sessions", "1"]);
+    let db = Db::new("access");
+    let [db, path] = db.options();
+    let server = Server::start(&[&db, &path, "--max-sessions", "1"]);
     let port = server.port;
     let health = server.json("/healthz");
     assert_eq!(health["status"], "ok");
@@ -134,6 +182,10 @@ fn serve_answers_healthz_and_refuses_other_origins_hosts_and_one_page_too_many()
     assert_eq!(status, "HTTP/1.1 200 OK");
     assert!(page.contains("<title>cellmate</title>"));
     assert!(server.get("/nope").0.starts_with("HTTP/1.1 404"));
+    assert!(server
+        .get("/game/0123456789abcdef")
+        .0
+        .starts_with("HTTP/1.1 404"));
     let own = format!("127.0.0.1:{port}");
     let forbidden = "HTTP/1.1 403 Forbidden";
     assert_eq!(
@@ -171,10 +223,65 @@ fn serve_answers_healthz_and_refuses_other_origins_hosts_and_one_page_too_many()
     );
 }
 
+/// Issue 26, item 3: a move is stored before the page hears of it. The server is killed with
+/// SIGKILL while the engine thinks about its answer; started again on the same database, the
+/// game is at its URL with its moves, its page's socket reopens it, and the engine resumes
+/// thinking and plays.
+#[test]
+fn a_game_survives_kill_9_in_the_middle_of_a_search() {
+    let db = Db::new("restart");
+    let [db, path] = db.options();
+    let server = Server::start(&[&db, &path]);
+    let mut page = server.board(None);
+    let hello = page.state_at(0);
+    assert_eq!(hello["game"], Value::Null, "no game stored before a move");
+    page.send(r#"{"type":"engine","white":false,"black":true,"depth":1}"#);
+    page.state_at(0);
+    page.send(r#"{"type":"move","move":"e2e4"}"#);
+    let played = page.state_at(1);
+    let id = played["game"]
+        .as_str()
+        .expect("a stored game's id")
+        .to_string();
+    let answered = page.state_at(2);
+    assert_eq!(answered["game"], id.as_str());
+    let black = answered["history"][1]["text"].as_str().unwrap().to_string();
+    // Now the engine thinks for 20 s: the server is killed in the middle of that search.
+    page.send(r#"{"type":"engine","black":true,"movetime":20000}"#);
+    page.state_at(2);
+    page.send(r#"{"type":"move","move":"d2d4"}"#);
+    let thinking = page.state_at(3);
+    assert_eq!(thinking["thinking"], true);
+    server.kill();
+
+    let server = Server::start(&[&db, &path]);
+    let game = server.json(&format!("/game/{id}/json"));
+    assert_eq!(moves(&game), ["e2e4", black.as_str(), "d2d4"]);
+    assert_eq!(game["variant"], "chess");
+    assert_eq!(game["engine"]["movetime"], 20000);
+    let (status, body) = server.get(&format!("/game/{id}"));
+    assert_eq!(status, "HTTP/1.1 200 OK");
+    assert!(body.contains("<title>cellmate</title>"));
+    let mut page = server.board(Some(&id));
+    let reopened = page.state_at(3);
+    assert_eq!(reopened["game"], id.as_str());
+    assert_eq!(reopened["fen"], thinking["fen"]);
+    assert_eq!(reopened["thinking"], true, "the engine thinks again");
+    // A stop before a worker took the search would drop it unsearched (gui::pool): wait for
+    // its first report.
+    while page.next()["type"] != "info" {}
+    page.send(r#"{"type":"stop"}"#);
+    let done = page.state_at(4);
+    assert_eq!(done["game"], id.as_str());
+    let game = server.json(&format!("/game/{id}/json"));
+    assert_eq!(moves(&game).len(), 4);
+    assert_eq!(server.json("/healthz")["sessions"], 1);
+}
+
 /// A game over the socket: the page's move, the engine's answer, a take-back.
 #[test]
 fn serve_plays_a_game_over_its_websocket() {
-    let server = Server::start(&[]);
+    let server = Server::start(&["--db", ":memory:"]);
     let mut page = server.board(None);
     page.state_at(0);
     page.send(r#"{"type":"engine","white":false,"black":true,"depth":1}"#);
