@@ -412,7 +412,9 @@ impl Session {
             "go" => self.cmd_go(),
             "stop" => {
                 if let Some(r) = &self.running {
-                    r.control.stop();
+                    if !self.pool.hurry(&r.control) {
+                        r.control.stop();
+                    }
                 }
                 Ok(())
             }

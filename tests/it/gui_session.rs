@@ -483,6 +483,44 @@ fn server_limits_heads_and_connections() {
     assert_eq!(served, "HTTP/1.1 200 OK");
 }
 
+/// Stop before a worker took the engine's search (every worker busy with other pages): the
+/// search still answers, at depth 1 when its turn comes, instead of being dropped with the
+/// page left thinking.
+#[test]
+fn stop_before_the_search_began_still_gets_a_move() {
+    use cellmate::engine::{Control, Limits};
+    use cellmate::gui::pool::{Job, Pool};
+    use std::sync::Arc;
+
+    let pool = Arc::new(Pool::new(1, 1).unwrap());
+    let other = Arc::new(Control::new(false));
+    pool.submit(Job {
+        pos: cellmate::variants::VariantKind::Chess.startpos(),
+        limits: Limits {
+            depth: Some(64),
+            ..Limits::default()
+        },
+        control: Arc::clone(&other),
+        report: Box::new(|_| {}),
+        done: Box::new(|_| {}),
+    });
+    let taken = (0..400).any(|_| {
+        std::thread::sleep(Duration::from_millis(5));
+        pool.busy() == 1
+    });
+    assert!(taken, "the worker took the other page's search");
+    let mut s = Session::with_pool(Arc::clone(&pool));
+    one(s.handle(r#"{"type":"engine","white":false,"black":true,"movetime":60000}"#));
+    one(s.handle(r#"{"type":"move","move":"e2e4"}"#));
+    assert_eq!(pool.waiting(), 1, "the page's search waits for the worker");
+    one(s.handle(r#"{"type":"stop"}"#));
+    assert!(s.is_thinking());
+    other.stop();
+    s.wait_idle(Duration::from_secs(20));
+    assert!(!s.is_thinking(), "the stopped search was never answered");
+    assert_eq!(s.moves().len(), 2, "the engine played its depth-1 move");
+}
+
 /// Issue 23: searches of all pages run on one pool. With one worker, a second job waits
 /// (`submit` says how many are ahead); a job stopped while it waits is never searched and
 /// never answered; the next one runs once the worker is free, with its own `movetime`
