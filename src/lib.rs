@@ -13,6 +13,7 @@ pub mod notation;
 pub mod pgn;
 pub mod protocol;
 pub mod referee;
+pub mod serve;
 pub mod tune;
 pub mod variants;
 pub mod xbwire;

@@ -127,6 +127,32 @@ enum Command {
         #[arg(long, default_value_t = cellmate::gui::IDLE_TIMEOUT.as_secs())]
         idle_timeout: u64,
     },
+    /// Hosts the board for many players (docs/hosting.md): axum on tokio, games stored in
+    /// SQLite (each at /game/<id>, reopened after a restart), one bounded search pool.
+    Serve {
+        /// Address and port to listen on (`0.0.0.0:8080` opens it to the network; port 0: any).
+        #[arg(long, default_value = "127.0.0.1:8080")]
+        bind: std::net::SocketAddr,
+        /// A page origin allowed to open the board's WebSocket besides its own
+        /// (`https://chess.example.org`, behind a reverse proxy); repeatable.
+        #[arg(long = "allow-origin")]
+        allow_origin: Vec<String>,
+        /// Board pages open at once; more are answered 503.
+        #[arg(long, default_value_t = cellmate::gui::MAX_CONNECTIONS)]
+        max_sessions: usize,
+        /// Searches run at once, all players together (default: the logical CPUs); more wait.
+        #[arg(long)]
+        workers: Option<usize>,
+        /// The one hash table of all searches, in MB.
+        #[arg(long, default_value_t = cellmate::gui::HASH_MB)]
+        hash: usize,
+        /// Seconds a board page may stay quiet (no message, no search) before it is closed.
+        #[arg(long, default_value_t = cellmate::gui::IDLE_TIMEOUT.as_secs())]
+        idle_timeout: u64,
+        /// The SQLite database of the games (created if missing; `:memory:` keeps nothing).
+        #[arg(long, default_value = "cellmate.db")]
+        db: String,
+    },
     /// Fits material values to game results (Texel method) over the quiet positions of the
     /// games in a PGN file written by `cellmate match --pgn`.
     Tune {
@@ -415,10 +441,15 @@ fn tune(
 }
 
 fn main() -> ExitCode {
-    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
+    let cli = Cli::parse();
+    // A host logs what it does (games stored, pages refused); the engine only its warnings.
+    let level = match cli.command {
+        Some(Command::Serve { .. }) => "info",
+        _ => "warn",
+    };
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or(level))
         .target(env_logger::Target::Stderr)
         .init();
-    let cli = Cli::parse();
     use cellmate::engine::eval::{micro::MicroParams, EvalParams};
     type Setter = fn(&mut MicroParams, &str) -> Result<(), String>;
     let mut eval = EvalParams::DEFAULT;
@@ -479,6 +510,25 @@ fn main() -> ExitCode {
             };
             cellmate::gui::serve((host, port).into(), &config)
                 .map_err(|e| format!("gui on {host}:{port}: {e}"))
+        }
+        Some(Command::Serve {
+            bind,
+            allow_origin,
+            max_sessions,
+            workers,
+            hash,
+            idle_timeout,
+            db,
+        }) => {
+            let config = cellmate::gui::Config {
+                allow_origins: allow_origin,
+                max_connections: max_sessions,
+                idle_timeout: std::time::Duration::from_secs(idle_timeout),
+                workers: workers.unwrap_or_else(cellmate::engine::thread::max_threads),
+                hash_mb: hash,
+                eval,
+            };
+            cellmate::serve::run(bind, &config, &db).map_err(|e| format!("serve: {e}"))
         }
         Some(Command::Tune {
             pgn,

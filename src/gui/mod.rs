@@ -13,6 +13,11 @@
 pub mod pool;
 pub mod session;
 
+/// The plain-text bodies of the refusals both servers make (`403`, `503`, `431`).
+pub const FORBIDDEN: &[u8] = b"forbidden: Host or Origin\n";
+pub const BUSY: &[u8] = b"busy\n";
+pub const TOO_LONG: &[u8] = b"request head over 16 KB\n";
+
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::sync::Arc;
@@ -281,7 +286,7 @@ pub fn piece_images(variant: &str) -> Vec<(char, String)> {
 }
 
 /// The longest HTTP request head read.
-const MAX_HEAD: usize = 16 * 1024;
+pub const MAX_HEAD: usize = 16 * 1024;
 
 /// What the server lets its clients take.
 #[derive(Clone, Debug)]
@@ -382,8 +387,23 @@ impl Access {
                     .then(|| v.trim().to_ascii_lowercase())
             })
         };
-        let host_ok = header("host").is_some_and(|h| self.hosts.contains(&h));
-        let origin_ok = !websocket || header("origin").is_none_or(|o| self.origins.contains(&o));
+        self.allows_headers(
+            header("host").as_deref(),
+            header("origin").as_deref(),
+            websocket,
+        )
+    }
+
+    /// Whether a request with this `Host` and `Origin` header (absent: `None`) may be served.
+    pub fn allows_headers(
+        &self,
+        host: Option<&str>,
+        origin: Option<&str>,
+        websocket: bool,
+    ) -> bool {
+        let host_ok = host.is_some_and(|h| self.hosts.contains(&h.trim().to_ascii_lowercase()));
+        let origin_ok = !websocket
+            || origin.is_none_or(|o| self.origins.contains(&o.trim().to_ascii_lowercase()));
         host_ok && origin_ok
     }
 }
@@ -405,7 +425,7 @@ pub fn serve_with(listener: TcpListener, config: &Config) -> std::io::Result<()>
                     active.fetch_sub(1, Ordering::SeqCst);
                     log::warn!("gui: {limit} connections open, one more refused");
                     let _ = s.set_write_timeout(Some(Duration::from_secs(2)));
-                    let _ = respond(s, "503 Service Unavailable", "text/plain", b"busy\n");
+                    let _ = respond(s, "503 Service Unavailable", "text/plain", BUSY);
                     continue;
                 }
                 let access = Arc::clone(&access);
@@ -510,6 +530,9 @@ pub fn asset(path: &str) -> Option<(&'static str, &'static [u8])> {
         .map(|p| ("image/svg+xml", p.svg))
 }
 
+/// How long a client that stops reading may hold a reply before its connection is cut.
+pub const WRITE_TIMEOUT: Duration = Duration::from_secs(10);
+
 fn connection(
     s: TcpStream,
     access: &Access,
@@ -518,7 +541,7 @@ fn connection(
 ) -> std::io::Result<()> {
     s.set_read_timeout(Some(Duration::from_secs(10)))?;
     // A client that stops reading cannot hold its thread for ever.
-    s.set_write_timeout(Some(Duration::from_secs(10)))?;
+    s.set_write_timeout(Some(WRITE_TIMEOUT))?;
     let (head, len) = match peek_head(&s)? {
         Head::Read(h, n) => (h, n),
         Head::TooLong => {
@@ -526,7 +549,7 @@ fn connection(
                 s,
                 "431 Request Header Fields Too Large",
                 "text/plain",
-                b"request head over 16 KB\n",
+                TOO_LONG,
             )
         }
     };
@@ -542,12 +565,7 @@ fn connection(
     reader.read_exact(&mut rest)?;
     if !access.allows(&head, ws) {
         log::info!("gui: refused a request for {path:?} (Host or Origin not allowed)");
-        return respond(
-            s,
-            "403 Forbidden",
-            "text/plain",
-            b"forbidden: Host or Origin\n",
-        );
+        return respond(s, "403 Forbidden", "text/plain", FORBIDDEN);
     }
     if method != "GET" {
         return respond(s, "405 Method Not Allowed", "text/plain", b"GET only\n");
@@ -562,6 +580,9 @@ fn send(ws: &mut WebSocket<TcpStream>, v: &serde_json::Value) -> std::io::Result
     ws.send(Message::text(v.to_string()))
         .map_err(std::io::Error::other)
 }
+
+/// How often a board page's socket is looked at for the engine's reports while the page is quiet.
+pub const POLL_EVERY: Duration = Duration::from_millis(20);
 
 /// The longest message a page may send (a long game's PGN fits many times over).
 pub const MAX_MESSAGE: usize = 1 << 20;
@@ -581,7 +602,7 @@ fn websocket(s: TcpStream, pool: Arc<Pool>, idle: Duration) -> std::io::Result<(
     let mut ws = tungstenite::accept_with_config(s.try_clone()?, Some(ws_config()))
         .map_err(std::io::Error::other)?;
     // From now on reads wake up often so engine reports go out while the page is quiet.
-    s.set_read_timeout(Some(Duration::from_millis(20)))?;
+    s.set_read_timeout(Some(POLL_EVERY))?;
     let mut session = Session::with_pool(pool);
     let hello = session.state();
     send(&mut ws, &hello)?;
@@ -606,8 +627,7 @@ fn websocket(s: TcpStream, pool: Arc<Pool>, idle: Duration) -> std::io::Result<(
                 }
             }
             Ok(Message::Binary(_)) => {
-                let e = serde_json::json!({"type": "error", "message": "binary messages are not understood", "reply": true});
-                send(&mut ws, &e)?;
+                send(&mut ws, &session::binary_refused())?;
             }
             Ok(Message::Close(_)) => {
                 // Sends the close reply tungstenite queued (else the page sees 1006).

@@ -103,6 +103,28 @@ impl Pool {
         ahead
     }
 
+    /// Hurries the job searched under `control` if it still waits: it keeps its place in the
+    /// queue and searches to depth 1 when a worker takes it (a page's `stop` before its search
+    /// began gets a move, where stopping the job would drop it unanswered). False if no job
+    /// of `control` waits (it runs, or ran): stop that one instead.
+    pub fn hurry(&self, control: &Arc<Control>) -> bool {
+        let mut q = self.lock();
+        let waiting = q
+            .jobs
+            .iter_mut()
+            .find(|j| Arc::ptr_eq(&j.control, control) && !j.control.stopped());
+        match waiting {
+            Some(j) => {
+                j.limits = Limits {
+                    depth: Some(1),
+                    ..Limits::default()
+                };
+                true
+            }
+            None => false,
+        }
+    }
+
     /// Jobs queued and not yet taken by a worker, stopped ones not counted.
     pub fn waiting(&self) -> usize {
         self.lock()

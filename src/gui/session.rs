@@ -90,6 +90,11 @@ fn error(message: impl Into<String>) -> Value {
     json!({"type": "error", "message": message.into()})
 }
 
+/// The reply to a binary WebSocket message (the page sends text only).
+pub fn binary_refused() -> Value {
+    json!({"type": "error", "message": "binary messages are not understood", "reply": true})
+}
+
 fn color_name(c: Color) -> &'static str {
     match c {
         Color::White => "white",
@@ -329,11 +334,50 @@ impl Session {
     pub fn pos(&self) -> &AnyPos {
         &self.pos
     }
+    /// The position the game started from.
+    pub fn start(&self) -> &AnyPos {
+        &self.start
+    }
     pub fn moves(&self) -> &[Move] {
         &self.moves
     }
     pub fn is_thinking(&self) -> bool {
         self.running.is_some()
+    }
+
+    /// Replaces the game by a stored one: `start`, its legal `moves` and the engine's settings
+    /// as the state reply gives them (`{"white":..,"black":..,"depth":..}`). The engine starts
+    /// thinking if it is to move (a game stored in the middle of a search).
+    pub fn resume(
+        &mut self,
+        start: AnyPos,
+        moves: Vec<Move>,
+        engine: &Value,
+    ) -> Result<(), String> {
+        self.cmd_engine(engine)?;
+        self.set_game(start, moves);
+        self.maybe_start_engine();
+        Ok(())
+    }
+
+    /// The engine's settings, in the form `engine` messages take.
+    pub fn engine_json(&self) -> Value {
+        json!({
+            "white": self.settings.sides[0],
+            "black": self.settings.sides[1],
+            "depth": self.settings.depth,
+            "movetime": self.settings.movetime,
+            "nodes": self.settings.nodes,
+        })
+    }
+
+    /// The game's moves in UCI coordinates.
+    pub fn move_texts(&self) -> Vec<String> {
+        crate::notation::write(
+            &self.start,
+            &self.moves,
+            crate::notation::Notation::Coords(Dialect::UCI),
+        )
     }
 
     /// Handles one message from the page; returns its one reply (a `state`, `display` or
@@ -368,7 +412,9 @@ impl Session {
             "go" => self.cmd_go(),
             "stop" => {
                 if let Some(r) = &self.running {
-                    r.control.stop();
+                    if !self.pool.hurry(&r.control) {
+                        r.control.stop();
+                    }
                 }
                 Ok(())
             }
@@ -546,11 +592,7 @@ impl Session {
 
     /// The game as PGN (moves in coordinates; the result by the rules, else `*`).
     pub fn pgn(&self) -> String {
-        let texts = crate::notation::write(
-            &self.start,
-            &self.moves,
-            crate::notation::Notation::Coords(Dialect::UCI),
-        );
+        let texts = self.move_texts();
         let result = self.pos.outcome().map(|o| o.score()).unwrap_or("*");
         crate::pgn::write(
             self.pos.kind().name(),
@@ -563,11 +605,7 @@ impl Session {
 
     /// The whole state the page draws.
     pub fn state(&self) -> Value {
-        let coords = crate::notation::write(
-            &self.start,
-            &self.moves,
-            crate::notation::Notation::Coords(Dialect::UCI),
-        );
+        let coords = self.move_texts();
         let seed = self.pos.kind().has_own_notation().then(|| {
             crate::notation::write(&self.start, &self.moves, crate::notation::Notation::Seed)
         });
@@ -594,13 +632,7 @@ impl Session {
             "outcome": outcome,
             "pgn": self.pgn(),
             "thinking": self.running.is_some(),
-            "engine": {
-                "white": self.settings.sides[0],
-                "black": self.settings.sides[1],
-                "depth": self.settings.depth,
-                "movetime": self.settings.movetime,
-                "nodes": self.settings.nodes,
-            },
+            "engine": self.engine_json(),
             "info": self.last_info,
             "images": super::piece_images(self.pos.kind().name())
                 .into_iter()

@@ -289,12 +289,33 @@ fn still_open(s: &TcpStream) -> bool {
     open
 }
 
-fn request(port: u16, head: &str) -> String {
+/// Sends `head` and reads the answer until the server closes the connection.
+pub(crate) fn request(port: u16, head: &str) -> String {
     let mut s = TcpStream::connect(("127.0.0.1", port)).unwrap();
     s.write_all(head.as_bytes()).unwrap();
     let mut out = String::new();
     let _ = s.read_to_string(&mut out);
     out
+}
+
+/// A WebSocket upgrade request for `/ws` with this Host and Origin.
+pub(crate) fn ws_head(host: &str, origin: Option<&str>) -> String {
+    let origin = origin.map_or(String::new(), |o| format!("Origin: {o}\r\n"));
+    format!(
+        "GET /ws HTTP/1.1\r\nHost: {host}\r\n{origin}Upgrade: websocket\r\n\
+         Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\
+         Sec-WebSocket-Version: 13\r\n\r\n"
+    )
+}
+
+/// The status line of the answer to [`ws_head`]: only that line is read, since an accepted
+/// WebSocket stays open.
+pub(crate) fn ws_status(port: u16, host: &str, origin: Option<&str>) -> String {
+    let mut s = TcpStream::connect(("127.0.0.1", port)).unwrap();
+    s.write_all(ws_head(host, origin).as_bytes()).unwrap();
+    let mut line = String::new();
+    std::io::BufRead::read_line(&mut std::io::BufReader::new(s), &mut line).unwrap();
+    line.trim_end().to_string()
 }
 
 /// Issue 23: another web page the user visits (its Origin), or a DNS-rebinding name (its Host),
@@ -306,28 +327,12 @@ fn server_refuses_other_origins_and_hosts() {
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let port = listener.local_addr().unwrap().port();
     std::thread::spawn(move || cellmate::gui::serve_with(listener, &small()));
-    let ws_head = |host: &str, origin: Option<&str>| {
-        let origin = origin.map_or(String::new(), |o| format!("Origin: {o}\r\n"));
-        format!(
-            "GET /ws HTTP/1.1\r\nHost: {host}\r\n{origin}Upgrade: websocket\r\n\
-             Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\
-             Sec-WebSocket-Version: 13\r\n\r\n"
-        )
-    };
     let ws = |host: &str, origin: Option<&str>| request(port, &ws_head(host, origin));
     let own = format!("127.0.0.1:{port}");
     let status = |r: String| r.lines().next().unwrap_or("").to_string();
     let switching = "HTTP/1.1 101 Switching Protocols";
     let forbidden = "HTTP/1.1 403 Forbidden";
-    // A refused request is closed at once; an accepted WebSocket stays open, so only its
-    // status line is read.
-    let ws_status = |host: &str, origin: Option<&str>| {
-        let mut s = TcpStream::connect(("127.0.0.1", port)).unwrap();
-        s.write_all(ws_head(host, origin).as_bytes()).unwrap();
-        let mut line = String::new();
-        std::io::BufRead::read_line(&mut std::io::BufReader::new(s), &mut line).unwrap();
-        line.trim_end().to_string()
-    };
+    let ws_status = |host: &str, origin: Option<&str>| ws_status(port, host, origin);
     assert_eq!(ws_status(&own, Some(&format!("http://{own}"))), switching);
     assert_eq!(
         ws_status(
@@ -495,6 +500,44 @@ fn server_limits_heads_and_connections() {
         std::thread::sleep(std::time::Duration::from_millis(50));
     }
     assert_eq!(served, "HTTP/1.1 200 OK");
+}
+
+/// Stop before a worker took the engine's search (every worker busy with other pages): the
+/// search still answers, at depth 1 when its turn comes, instead of being dropped with the
+/// page left thinking.
+#[test]
+fn stop_before_the_search_began_still_gets_a_move() {
+    use cellmate::engine::{Control, Limits};
+    use cellmate::gui::pool::{Job, Pool};
+    use std::sync::Arc;
+
+    let pool = Arc::new(Pool::new(1, 1).unwrap());
+    let other = Arc::new(Control::new(false));
+    pool.submit(Job {
+        pos: cellmate::variants::VariantKind::Chess.startpos(),
+        limits: Limits {
+            depth: Some(64),
+            ..Limits::default()
+        },
+        control: Arc::clone(&other),
+        report: Box::new(|_| {}),
+        done: Box::new(|_| {}),
+    });
+    let taken = (0..400).any(|_| {
+        std::thread::sleep(Duration::from_millis(5));
+        pool.busy() == 1
+    });
+    assert!(taken, "the worker took the other page's search");
+    let mut s = Session::with_pool(Arc::clone(&pool));
+    one(s.handle(r#"{"type":"engine","white":false,"black":true,"movetime":60000}"#));
+    one(s.handle(r#"{"type":"move","move":"e2e4"}"#));
+    assert_eq!(pool.waiting(), 1, "the page's search waits for the worker");
+    one(s.handle(r#"{"type":"stop"}"#));
+    assert!(s.is_thinking());
+    other.stop();
+    s.wait_idle(Duration::from_secs(20));
+    assert!(!s.is_thinking(), "the stopped search was never answered");
+    assert_eq!(s.moves().len(), 2, "the engine played its depth-1 move");
 }
 
 /// Issue 23: searches of all pages run on one pool. With one worker, a second job waits

@@ -32,5 +32,6 @@ mod protocol_xboard;
 mod search;
 mod search_micro;
 mod search_recursion;
+mod serve;
 mod symmetry;
 mod xboard_variants;

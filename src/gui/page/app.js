@@ -44,18 +44,28 @@ function send(msg) {
   }
 }
 
+// `cellmate serve` keeps games: a game's page is /game/<id>, and its socket opens that game.
 function connect() {
-  ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws");
+  const game = location.pathname.match(/^\/game\/([0-9a-f]+)$/);
+  ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws" +
+    (game ? "?game=" + game[1] : ""));
   ws.onmessage = (ev) => {
     const msg = JSON.parse(ev.data);
     if (msg.reply) window.cellmate.pending--;
-    if (msg.type === "state") { state = msg; showError(""); render(); }
+    if (msg.type === "state") { state = msg; showError(""); showGame(msg.game); render(); }
     else if (msg.type === "info") { lastInfo = msg; renderInfo(); }
     else if (msg.type === "error") { showError(msg.message); }
     else if (msg.type === "display") { $("display").textContent = msg.text; }
     window.cellmate.messages.push(msg);
   };
   ws.onclose = () => { showError("disconnected from the engine; reload the page"); };
+}
+
+// The address bar shows the stored game's URL (`cellmate serve`; `cellmate gui` stores none).
+function showGame(id) {
+  if (id === undefined) return;
+  const path = id ? "/game/" + id : "/";
+  if (location.pathname !== path) history.replaceState(null, "", path);
 }
 
 function showError(text) { $("error").textContent = text; }

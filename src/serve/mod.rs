@@ -1,0 +1,446 @@
+//! `cellmate serve`: the browser board as a host for many players (docs/hosting.md).
+//!
+//! A protocol-level room like [`crate::gui`], whose pieces it shares: the page
+//! ([`crate::gui::asset`]), who may connect ([`crate::gui::Access`]), one game's messages
+//! ([`crate::gui::session::Session`]) and the one bounded search pool of all players
+//! ([`crate::gui::pool::Pool`]). What it adds: HTTP and WebSockets by axum on tokio instead of
+//! a thread per connection, `/healthz`, and games kept in a [`store::GameStore`] (SQLite,
+//! [`sqlite::SqliteStore`]), each move written before the page is told it was played. A game
+//! has a URL, `/game/<id>`, that reopens it, also after the server was restarted or killed.
+
+pub mod sqlite;
+pub mod store;
+
+use std::net::SocketAddr;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::{Path, Request, State};
+use axum::http::{header, Method, StatusCode};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::Router;
+use serde_json::{json, Value};
+
+use crate::core::{Dialect, Move};
+use crate::gui::pool::Pool;
+use crate::gui::session::{self, Session};
+use crate::gui::{Access, Config, MAX_HEAD, MAX_MESSAGE, POLL_EVERY, WRITE_TIMEOUT};
+use crate::notation::Word;
+use crate::variants::{AnyPos, VariantKind};
+use store::{GameId, GameStore, StoreResult, StoredGame, StoredMove};
+
+/// What every request handler shares.
+struct App {
+    access: Access,
+    pool: Arc<Pool>,
+    store: Arc<dyn GameStore>,
+    /// Board pages (WebSockets) open now, and how many may be.
+    sessions: AtomicUsize,
+    max_sessions: usize,
+    idle: Duration,
+}
+
+/// Opens the store at `db`, binds `bind` and serves until the process ends. `config` is the
+/// local board's ([`crate::gui::Config`]): its `max_connections` bounds the board pages open
+/// at once.
+pub fn run(bind: SocketAddr, config: &Config, db: &str) -> Result<(), String> {
+    let store = sqlite::SqliteStore::open(db).map_err(|e| format!("{db}: {e}"))?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .thread_name("serve")
+        .build()
+        .map_err(|e| e.to_string())?;
+    runtime.block_on(async {
+        let listener = tokio::net::TcpListener::bind(bind)
+            .await
+            .map_err(|e| format!("{bind}: {e}"))?;
+        serve(listener, config, Arc::new(store)).await
+    })
+}
+
+/// Serves on a bound listener with games in `store`.
+pub async fn serve(
+    listener: tokio::net::TcpListener,
+    config: &Config,
+    store: Arc<dyn GameStore>,
+) -> Result<(), String> {
+    let addr = listener.local_addr().map_err(|e| e.to_string())?;
+    let games = store.list().map_err(|e| e.to_string())?;
+    let pool = Pool::with_eval(config.workers, config.hash_mb, config.eval)?;
+    let app = Arc::new(App {
+        access: Access::new(addr, &config.allow_origins),
+        pool: Arc::new(pool),
+        store,
+        sessions: AtomicUsize::new(0),
+        max_sessions: config.max_connections,
+        idle: config.idle_timeout,
+    });
+    log::info!(
+        "serve: {} stored games, each at /game/<id>; {} search workers, {} MB table",
+        games.len(),
+        config.workers,
+        config.hash_mb
+    );
+    eprintln!("cellmate serve: listening on http://{addr}/ (Ctrl-C to stop)");
+    let router = Router::new()
+        .route("/healthz", get(healthz))
+        .route("/ws", get(socket))
+        .route("/game/{id}", get(game_page))
+        .route("/game/{id}/json", get(game_json))
+        .fallback(page)
+        .layer(axum::middleware::from_fn_with_state(
+            Arc::clone(&app),
+            access,
+        ))
+        .with_state(app);
+    axum::serve(listener, router)
+        .await
+        .map_err(|e| e.to_string())
+}
+
+/// The Host and Origin checks of [`Access`], and the local board's limit on a request head's
+/// size, on every request.
+async fn access(State(app): State<Arc<App>>, req: Request, next: Next) -> Response {
+    let head: usize = (req.headers().iter())
+        .map(|(k, v)| k.as_str().len() + v.len() + 4)
+        .sum::<usize>()
+        + req.uri().to_string().len();
+    if head > MAX_HEAD {
+        return plain(
+            StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE,
+            crate::gui::TOO_LONG,
+        );
+    }
+    let allowed = {
+        let text = |name| req.headers().get(name).and_then(|v| v.to_str().ok());
+        let websocket = req.uri().path() == "/ws";
+        app.access
+            .allows_headers(text(header::HOST), text(header::ORIGIN), websocket)
+    };
+    if allowed {
+        next.run(req).await
+    } else {
+        log::info!(
+            "serve: refused a request for {:?} (Host or Origin not allowed)",
+            req.uri().path()
+        );
+        plain(StatusCode::FORBIDDEN, crate::gui::FORBIDDEN)
+    }
+}
+
+fn plain(status: StatusCode, body: &'static [u8]) -> Response {
+    (status, [(header::CONTENT_TYPE, "text/plain")], body).into_response()
+}
+
+fn no_store(ctype: &'static str, body: impl IntoResponse) -> Response {
+    (
+        [
+            (header::CONTENT_TYPE, ctype),
+            (header::CACHE_CONTROL, "no-store"),
+        ],
+        body,
+    )
+        .into_response()
+}
+
+/// The page's files ([`crate::gui::asset`]).
+async fn page(method: Method, uri: axum::http::Uri) -> Response {
+    if method != Method::GET {
+        return plain(StatusCode::METHOD_NOT_ALLOWED, b"GET only\n");
+    }
+    match crate::gui::asset(uri.path()) {
+        Some((ctype, body)) => no_store(ctype, body),
+        None => plain(StatusCode::NOT_FOUND, b"not found\n"),
+    }
+}
+
+async fn healthz(State(app): State<Arc<App>>) -> Response {
+    let v = json!({
+        "status": "ok",
+        "sessions": app.sessions.load(Ordering::SeqCst),
+        "max_sessions": app.max_sessions,
+        "workers": app.pool.workers(),
+        "searching": app.pool.busy(),
+        "waiting": app.pool.waiting(),
+    });
+    no_store("application/json", v.to_string())
+}
+
+/// The stored game `id`, or the answer that there is none (404) or the store failed (500).
+fn stored(app: &App, id: &str) -> Result<StoredGame, (StatusCode, &'static [u8])> {
+    match app.store.load(id) {
+        Ok(Some(g)) => Ok(g),
+        Ok(None) => Err((StatusCode::NOT_FOUND, b"no such game\n")),
+        Err(e) => {
+            log::error!("serve: {e}");
+            Err((StatusCode::INTERNAL_SERVER_ERROR, b"game store error\n"))
+        }
+    }
+}
+
+/// `/game/<id>`: the page, which then opens the socket on that game.
+async fn game_page(State(app): State<Arc<App>>, Path(id): Path<String>) -> Response {
+    match stored(&app, &id) {
+        Ok(_) => page(Method::GET, axum::http::Uri::from_static("/")).await,
+        Err((status, body)) => plain(status, body),
+    }
+}
+
+/// `/game/<id>/json`: the game as stored, and its position now.
+async fn game_json(State(app): State<Arc<App>>, Path(id): Path<String>) -> Response {
+    let g = match stored(&app, &id) {
+        Ok(g) => g,
+        Err((status, body)) => return plain(status, body),
+    };
+    let fen = replay(&g).map(|(mut pos, moves)| {
+        for m in moves {
+            pos.make_move(m);
+        }
+        pos.fen()
+    });
+    let v = json!({
+        "id": g.id,
+        "variant": g.variant,
+        "start_fen": g.start_fen,
+        "fen": fen.ok(),
+        "engine": serde_json::from_str::<Value>(&g.engine).unwrap_or(Value::Null),
+        "created_ms": g.created_ms,
+        "moves": g.moves.iter().map(|m| json!({"move": m.text, "played_ms": m.played_ms})).collect::<Vec<_>>(),
+    });
+    no_store("application/json", v.to_string())
+}
+
+/// A stored game's start and its moves, checked by the rules.
+fn replay(g: &StoredGame) -> Result<(AnyPos, Vec<Move>), String> {
+    let kind = VariantKind::from_name(&g.variant)
+        .ok_or_else(|| format!("unknown variant {:?}", g.variant))?;
+    let start = kind.from_fen(&g.start_fen).map_err(|e| e.to_string())?;
+    let words: Vec<Word> = (g.moves.iter().enumerate())
+        .map(|(i, m)| Word {
+            line: i + 1,
+            text: m.text.clone(),
+        })
+        .collect();
+    let moves = crate::notation::read(&start, &words, Dialect::UCI).map_err(|e| e.to_string())?;
+    Ok((start, moves))
+}
+
+/// Gives back a board page's place when its socket ends.
+struct Seat(Arc<App>);
+
+impl Drop for Seat {
+    fn drop(&mut self) {
+        self.0.sessions.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// `/ws[?game=<id>]`: a board page's socket, on a new game or a stored one.
+async fn socket(
+    State(app): State<Arc<App>>,
+    uri: axum::http::Uri,
+    upgrade: WebSocketUpgrade,
+) -> Response {
+    if app.sessions.fetch_add(1, Ordering::SeqCst) >= app.max_sessions {
+        app.sessions.fetch_sub(1, Ordering::SeqCst);
+        log::warn!(
+            "serve: {} board pages open, one more refused",
+            app.max_sessions
+        );
+        return plain(StatusCode::SERVICE_UNAVAILABLE, crate::gui::BUSY);
+    }
+    let seat = Seat(Arc::clone(&app));
+    let game = uri.query().and_then(|q| {
+        q.split('&')
+            .find_map(|kv| kv.strip_prefix("game="))
+            .map(str::to_string)
+    });
+    upgrade
+        .read_buffer_size(8 * 1024)
+        .write_buffer_size(0)
+        .max_message_size(MAX_MESSAGE)
+        .max_frame_size(MAX_MESSAGE)
+        .on_upgrade(move |ws| async move {
+            board(ws, &seat.0, game).await;
+            drop(seat);
+        })
+}
+
+/// What of a session's game is in the store, so that only what changed is written.
+struct Recorder {
+    store: Arc<dyn GameStore>,
+    id: Option<GameId>,
+    variant: String,
+    start_fen: String,
+    moves: Vec<String>,
+    engine: String,
+}
+
+impl Recorder {
+    /// Writes what changed in the session's game since the last call. A game is stored from
+    /// its first move on; a new game or an import replaces the stored one by a new id.
+    fn sync(&mut self, s: &Session) -> StoreResult<()> {
+        let variant = s.pos().kind().name();
+        let start_fen = s.start().fen();
+        let moves = s.move_texts();
+        let engine = s.engine_json().to_string();
+        if self.id.is_none() || variant != self.variant || start_fen != self.start_fen {
+            self.id = None;
+            if moves.is_empty() {
+                return Ok(());
+            }
+            let id = self.store.create(variant, &start_fen, &engine)?;
+            log::info!("serve: game {id} ({variant}) stored");
+            self.id = Some(id);
+            self.variant = variant.to_string();
+            self.start_fen = start_fen;
+            self.moves.clear();
+        }
+        let keep = self
+            .moves
+            .iter()
+            .zip(&moves)
+            .take_while(|(a, b)| a == b)
+            .count();
+        if keep == self.moves.len() && keep == moves.len() && engine == self.engine {
+            return Ok(());
+        }
+        let now = store::now_ms();
+        let new: Vec<StoredMove> = moves[keep..]
+            .iter()
+            .map(|t| StoredMove {
+                text: t.clone(),
+                played_ms: now,
+            })
+            .collect();
+        let id = self.id.as_deref().unwrap_or_default();
+        self.store.append(id, keep, &new, &engine)?;
+        self.moves = moves;
+        self.engine = engine;
+        Ok(())
+    }
+}
+
+/// Stores what changed in the game, then returns `out` to send (each state with the game's
+/// id), and whether the socket goes on. If the store fails nothing is acknowledged: the page
+/// gets an error and the socket closes.
+fn stored_first(rec: &mut Recorder, session: &Session, out: Vec<Value>) -> (Vec<Value>, bool) {
+    if out.is_empty() {
+        return (out, true);
+    }
+    if let Err(e) = tokio::task::block_in_place(|| rec.sync(session)) {
+        log::error!("serve: {e}");
+        let reply = out.iter().any(|v| v["reply"] == true);
+        let message = format!("the game could not be stored ({e}); reload the page");
+        return (
+            vec![json!({"type": "error", "message": message, "reply": reply})],
+            false,
+        );
+    }
+    let mut out = out;
+    for v in &mut out {
+        if v["type"] == "state" {
+            v["game"] = json!(rec.id);
+        }
+    }
+    (out, true)
+}
+
+/// Sends `out`; false if the socket is gone, or the page did not take a message within
+/// [`WRITE_TIMEOUT`].
+async fn send_all(ws: &mut WebSocket, out: Vec<Value>) -> bool {
+    for v in out {
+        let sent =
+            tokio::time::timeout(WRITE_TIMEOUT, ws.send(Message::Text(v.to_string().into())));
+        if !matches!(sent.await, Ok(Ok(()))) {
+            return false;
+        }
+    }
+    true
+}
+
+/// One board page: its session's messages and the engine's reports, until it closes or is
+/// quiet (no message, no search) for the idle timeout.
+async fn board(mut ws: WebSocket, app: &App, game: Option<String>) {
+    let mut session = Session::with_pool(Arc::clone(&app.pool));
+    let mut rec = Recorder {
+        store: Arc::clone(&app.store),
+        id: None,
+        variant: String::new(),
+        start_fen: String::new(),
+        moves: Vec::new(),
+        engine: String::new(),
+    };
+    let mut hello = Vec::new();
+    if let Some(id) = game {
+        match reopen(app, &id, &mut session) {
+            Ok(g) => {
+                log::info!("serve: game {id} reopened at ply {}", g.moves.len());
+                rec.id = Some(g.id);
+                rec.variant = g.variant;
+                rec.start_fen = g.start_fen;
+                rec.moves = g.moves.into_iter().map(|m| m.text).collect();
+                rec.engine = g.engine;
+            }
+            Err(e) => hello.push(json!({"type": "error", "message": e})),
+        }
+    }
+    hello.push(session.state());
+    let (hello, go_on) = stored_first(&mut rec, &session, hello);
+    if !send_all(&mut ws, hello).await || !go_on {
+        return;
+    }
+    let mut heard = Instant::now();
+    loop {
+        let wait = if session.is_thinking() {
+            heard = Instant::now();
+            POLL_EVERY
+        } else {
+            app.idle.saturating_sub(heard.elapsed())
+        };
+        let out = match tokio::time::timeout(wait, ws.recv()).await {
+            Err(_) if !session.is_thinking() => {
+                log::info!("serve: a board page quiet for {:?} closed", app.idle);
+                let _ = ws.send(Message::Close(None)).await;
+                return;
+            }
+            Err(_) => Vec::new(),
+            Ok(Some(Ok(Message::Text(t)))) => {
+                heard = Instant::now();
+                session.handle(t.as_str())
+            }
+            Ok(Some(Ok(Message::Binary(_)))) => {
+                heard = Instant::now();
+                vec![session::binary_refused()]
+            }
+            Ok(Some(Ok(Message::Close(_))) | None) => return,
+            Ok(Some(Ok(_))) => Vec::new(),
+            Ok(Some(Err(e))) => {
+                log::debug!("serve: socket: {e}");
+                return;
+            }
+        };
+        let mut out = out;
+        out.extend(session.poll());
+        let (out, go_on) = stored_first(&mut rec, &session, out);
+        if !send_all(&mut ws, out).await || !go_on {
+            return;
+        }
+    }
+}
+
+/// Puts the stored game `id` into the session.
+fn reopen(app: &App, id: &str, session: &mut Session) -> Result<StoredGame, String> {
+    let g = app
+        .store
+        .load(id)
+        .map_err(|e| e.to_string())?
+        .ok_or_else(|| format!("no game {id:?}: a new game instead"))?;
+    let (start, moves) = replay(&g)?;
+    let engine: Value = serde_json::from_str(&g.engine).map_err(|e| e.to_string())?;
+    session.resume(start, moves, &engine)?;
+    Ok(g)
+}

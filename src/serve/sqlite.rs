@@ -1,0 +1,195 @@
+//! The embedded store: one SQLite file (the `bundled` library of `rusqlite`, so nothing is
+//! needed on the host). Write-ahead log with `synchronous=FULL`: a committed move is on disk
+//! before the server acknowledges it, whatever happens to the process or the machine after.
+
+use std::sync::{Mutex, MutexGuard};
+
+use rusqlite::{params, Connection, OptionalExtension};
+
+use super::store::{GameStore, GameSummary, StoreError, StoreResult, StoredGame, StoredMove};
+
+const SCHEMA: &str = "
+CREATE TABLE IF NOT EXISTS games (
+    id TEXT PRIMARY KEY,
+    variant TEXT NOT NULL,
+    start_fen TEXT NOT NULL,
+    engine TEXT NOT NULL,
+    created_ms INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS moves (
+    game TEXT NOT NULL REFERENCES games(id),
+    ply INTEGER NOT NULL,
+    text TEXT NOT NULL,
+    played_ms INTEGER NOT NULL,
+    PRIMARY KEY (game, ply)
+);
+";
+
+/// Games in one SQLite database (a file, or `:memory:` for a server that keeps nothing).
+pub struct SqliteStore {
+    conn: Mutex<Connection>,
+}
+
+fn err(e: rusqlite::Error) -> StoreError {
+    StoreError(e.to_string())
+}
+
+impl SqliteStore {
+    /// Opens (or creates) the database at `path`.
+    pub fn open(path: &str) -> StoreResult<SqliteStore> {
+        let conn = Connection::open(path).map_err(err)?;
+        conn.pragma_update(None, "journal_mode", "WAL")
+            .map_err(err)?;
+        conn.pragma_update(None, "synchronous", "FULL")
+            .map_err(err)?;
+        conn.pragma_update(None, "foreign_keys", "ON")
+            .map_err(err)?;
+        conn.busy_timeout(std::time::Duration::from_secs(5))
+            .map_err(err)?;
+        conn.execute_batch(SCHEMA).map_err(err)?;
+        Ok(SqliteStore {
+            conn: Mutex::new(conn),
+        })
+    }
+
+    fn conn(&self) -> MutexGuard<'_, Connection> {
+        self.conn.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+impl GameStore for SqliteStore {
+    fn create(&self, variant: &str, start_fen: &str, engine: &str) -> StoreResult<String> {
+        self.conn()
+            .query_row(
+                "INSERT INTO games (id, variant, start_fen, engine, created_ms)
+                 VALUES (lower(hex(randomblob(8))), ?1, ?2, ?3, ?4) RETURNING id",
+                params![variant, start_fen, engine, super::store::now_ms()],
+                |r| r.get(0),
+            )
+            .map_err(err)
+    }
+
+    fn append(&self, id: &str, from: usize, moves: &[StoredMove], engine: &str) -> StoreResult<()> {
+        let mut conn = self.conn();
+        let tx = conn.transaction().map_err(err)?;
+        let changed = tx
+            .execute(
+                "UPDATE games SET engine = ?2 WHERE id = ?1",
+                params![id, engine],
+            )
+            .map_err(err)?;
+        if changed == 0 {
+            return Err(StoreError(format!("no game {id:?}")));
+        }
+        tx.execute(
+            "DELETE FROM moves WHERE game = ?1 AND ply >= ?2",
+            params![id, from as i64],
+        )
+        .map_err(err)?;
+        {
+            let mut add = tx
+                .prepare("INSERT INTO moves (game, ply, text, played_ms) VALUES (?1, ?2, ?3, ?4)")
+                .map_err(err)?;
+            for (i, m) in moves.iter().enumerate() {
+                add.execute(params![id, (from + i) as i64, m.text, m.played_ms])
+                    .map_err(err)?;
+            }
+        }
+        tx.commit().map_err(err)
+    }
+
+    fn load(&self, id: &str) -> StoreResult<Option<StoredGame>> {
+        let conn = self.conn();
+        let game = conn
+            .query_row(
+                "SELECT id, variant, start_fen, engine, created_ms FROM games WHERE id = ?1",
+                params![id],
+                |r| {
+                    Ok(StoredGame {
+                        id: r.get(0)?,
+                        variant: r.get(1)?,
+                        start_fen: r.get(2)?,
+                        engine: r.get(3)?,
+                        created_ms: r.get(4)?,
+                        moves: Vec::new(),
+                    })
+                },
+            )
+            .optional()
+            .map_err(err)?;
+        let Some(mut game) = game else {
+            return Ok(None);
+        };
+        let mut q = conn
+            .prepare("SELECT text, played_ms FROM moves WHERE game = ?1 ORDER BY ply")
+            .map_err(err)?;
+        game.moves = q
+            .query_map(params![id], |r| {
+                Ok(StoredMove {
+                    text: r.get(0)?,
+                    played_ms: r.get(1)?,
+                })
+            })
+            .map_err(err)?
+            .collect::<Result<_, _>>()
+            .map_err(err)?;
+        Ok(Some(game))
+    }
+
+    fn list(&self) -> StoreResult<Vec<GameSummary>> {
+        let conn = self.conn();
+        let mut q = conn
+            .prepare(
+                "SELECT g.id, g.variant, (SELECT count(*) FROM moves m WHERE m.game = g.id)
+                 FROM games g ORDER BY g.created_ms, g.rowid",
+            )
+            .map_err(err)?;
+        let rows = q
+            .query_map([], |r| {
+                Ok(GameSummary {
+                    id: r.get(0)?,
+                    variant: r.get(1)?,
+                    plies: r.get::<_, i64>(2)? as usize,
+                })
+            })
+            .map_err(err)?
+            .collect::<Result<_, _>>()
+            .map_err(err)?;
+        Ok(rows)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn mv(text: &str) -> StoredMove {
+        StoredMove {
+            text: text.into(),
+            played_ms: 1,
+        }
+    }
+
+    #[test]
+    fn a_game_is_created_appended_taken_back_and_listed() {
+        let s = SqliteStore::open(":memory:").unwrap();
+        let id = s.create("chess", "startfen", "{}").unwrap();
+        assert_eq!(id.len(), 16);
+        s.append(&id, 0, &[mv("e2e4"), mv("e7e5")], "{}").unwrap();
+        s.append(&id, 2, &[mv("g1f3")], "{\"black\":true}").unwrap();
+        s.append(&id, 1, &[], "{}").unwrap();
+        let g = s.load(&id).unwrap().unwrap();
+        assert_eq!(g.moves, vec![mv("e2e4")]);
+        assert_eq!((g.variant.as_str(), g.engine.as_str()), ("chess", "{}"));
+        assert!(s.load("nope").unwrap().is_none());
+        assert!(s.append("nope", 0, &[], "{}").is_err());
+        let other = s.create("immune", "f", "{}").unwrap();
+        let ids: Vec<_> = s
+            .list()
+            .unwrap()
+            .into_iter()
+            .map(|g| (g.id, g.plies))
+            .collect();
+        assert_eq!(ids, vec![(id, 1), (other, 0)]);
+    }
+}

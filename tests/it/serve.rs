@@ -1,0 +1,294 @@
+//! `cellmate serve` (src/serve/): the binary on a free loopback port, its `/healthz`, its
+//! Host and Origin checks, a game played over its WebSocket, and the game still there, with its
+//! moves, after the server was killed with SIGKILL (in the middle of a search) and started
+//! again on the same database.
+
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc::channel;
+use std::time::Duration;
+
+use serde_json::Value;
+
+use crate::gui_session::{request, ws_status};
+
+/// A `cellmate serve` child process on 127.0.0.1 and a port of its own choosing; killed
+/// (SIGKILL) when dropped.
+struct Server {
+    child: Child,
+    port: u16,
+}
+
+impl Server {
+    /// `cellmate serve` with one search worker, a 4 MB table, and `more` options.
+    fn start(more: &[&str]) -> Server {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_cellmate"))
+            .args([
+                "serve",
+                "--bind",
+                "127.0.0.1:0",
+                "--workers",
+                "1",
+                "--hash",
+                "4",
+            ])
+            .args(more)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let (tx, rx) = channel();
+        let stderr = child.stderr.take().unwrap();
+        // Reads the log to its end, so that the server never blocks on a full pipe.
+        std::thread::spawn(move || {
+            for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+                if let Some(rest) = line.split("listening on http://127.0.0.1:").nth(1) {
+                    let port: String = rest.chars().take_while(char::is_ascii_digit).collect();
+                    let _ = tx.send(port.parse::<u16>().unwrap());
+                }
+            }
+        });
+        let port = rx
+            .recv_timeout(Duration::from_secs(20))
+            .expect("cellmate serve did not say where it listens within 20 s");
+        Server { child, port }
+    }
+
+    /// GETs `path` (the connection closed after the answer); returns status line and body.
+    fn get(&self, path: &str) -> (String, String) {
+        let head = format!(
+            "GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nConnection: close\r\n\r\n",
+            self.port
+        );
+        let answer = request(self.port, &head);
+        let status = answer.lines().next().unwrap_or("").to_string();
+        let body = answer
+            .split_once("\r\n\r\n")
+            .map_or("", |b| b.1)
+            .to_string();
+        (status, body)
+    }
+
+    fn json(&self, path: &str) -> Value {
+        let (status, body) = self.get(path);
+        assert_eq!(status, "HTTP/1.1 200 OK", "{path}: {body}");
+        serde_json::from_str(&body).unwrap()
+    }
+
+    /// A board page's socket, on a new game or on the stored game `game`.
+    fn board(&self, game: Option<&str>) -> Board {
+        let query = game.map_or(String::new(), |g| format!("?game={g}"));
+        let url = format!("ws://127.0.0.1:{}/ws{query}", self.port);
+        let (ws, _) = tungstenite::connect(&url).unwrap();
+        if let tungstenite::stream::MaybeTlsStream::Plain(s) = ws.get_ref() {
+            s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+        }
+        Board(ws)
+    }
+
+    /// SIGKILL: nothing of the server runs after it.
+    fn kill(mut self) {
+        self.child.kill().unwrap();
+        self.child.wait().unwrap();
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+struct Board(tungstenite::WebSocket<tungstenite::stream::MaybeTlsStream<std::net::TcpStream>>);
+
+impl Board {
+    fn send(&mut self, msg: &str) {
+        self.0.send(tungstenite::Message::text(msg)).unwrap();
+    }
+
+    fn next(&mut self) -> Value {
+        loop {
+            if let tungstenite::Message::Text(t) = self.0.read().unwrap() {
+                return serde_json::from_str(t.as_str()).unwrap();
+            }
+        }
+    }
+
+    /// Reads messages up to a state with `plies` moves played.
+    fn state_at(&mut self, plies: usize) -> Value {
+        loop {
+            let v = self.next();
+            assert_ne!(v["type"], "error", "{v}");
+            if v["type"] == "state" && v["history"].as_array().unwrap().len() == plies {
+                return v;
+            }
+        }
+    }
+}
+
+/// A database file of its own in the temporary directory, removed when dropped.
+struct Db(std::path::PathBuf);
+
+impl Db {
+    fn new(name: &str) -> Db {
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_nanos();
+        let dir = std::env::temp_dir().join(format!(
+            "cellmate-serve-{name}-{}-{nanos}",
+            std::process::id()
+        ));
+        std::fs::create_dir_all(&dir).unwrap();
+        Db(dir)
+    }
+    /// The options of a server on this database.
+    fn options(&self) -> [String; 2] {
+        let path = self.0.join("games.db");
+        ["--db".into(), path.to_str().unwrap().into()]
+    }
+}
+
+impl Drop for Db {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn moves(game: &Value) -> Vec<String> {
+    game["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["move"].as_str().unwrap().to_string())
+        .collect()
+}
+
+/// `/healthz`; the page; a WebSocket of another origin, or a request whose Host is another
+/// name (DNS rebinding), refused with 403 as by `cellmate gui`; a head over 16 KB refused with
+/// 431; past `--max-sessions` board pages one more refused with 503.
+#[test]
+fn serve_answers_healthz_and_refuses_other_origins_hosts_and_one_page_too_many() {
+    let db = Db::new("access");
+    let [db, path] = db.options();
+    let server = Server::start(&[&db, &path, "--max-sessions", "1"]);
+    let port = server.port;
+    let health = server.json("/healthz");
+    assert_eq!(health["status"], "ok");
+    assert_eq!(health["workers"], 1);
+    let (status, page) = server.get("/");
+    assert_eq!(status, "HTTP/1.1 200 OK");
+    assert!(page.contains("<title>cellmate</title>"));
+    assert!(server.get("/nope").0.starts_with("HTTP/1.1 404"));
+    assert!(server
+        .get("/game/0123456789abcdef")
+        .0
+        .starts_with("HTTP/1.1 404"));
+    let own = format!("127.0.0.1:{port}");
+    let forbidden = "HTTP/1.1 403 Forbidden";
+    assert_eq!(
+        ws_status(port, &own, Some("https://evil.example")),
+        forbidden
+    );
+    assert_eq!(ws_status(port, &own, Some("null")), forbidden);
+    assert_eq!(
+        ws_status(port, &format!("evil.example:{port}"), None),
+        forbidden
+    );
+    let rebind =
+        format!("GET / HTTP/1.1\r\nHost: rebind.example:{port}\r\nConnection: close\r\n\r\n");
+    assert!(request(port, &rebind).starts_with(forbidden));
+    let big = format!(
+        "GET / HTTP/1.1\r\nHost: {own}\r\nX-Pad: {}\r\nConnection: close\r\n\r\n",
+        "a".repeat(20_000)
+    );
+    assert!(request(port, &big).starts_with("HTTP/1.1 431"));
+    assert_eq!(
+        ws_status(port, &own, Some(&format!("http://{own}"))),
+        "HTTP/1.1 101 Switching Protocols"
+    );
+    // That page has gone: its place is free again within a few seconds.
+    let free = (0..100).any(|_| {
+        std::thread::sleep(Duration::from_millis(50));
+        server.json("/healthz")["sessions"] == 0
+    });
+    assert!(free, "a closed page still counted after 5 s");
+    let mut first = server.board(None);
+    first.state_at(0);
+    assert_eq!(
+        ws_status(port, &own, None),
+        "HTTP/1.1 503 Service Unavailable"
+    );
+}
+
+/// Issue 26, item 3: a move is stored before the page hears of it. The server is killed with
+/// SIGKILL while the engine thinks about its answer; started again on the same database, the
+/// game is at its URL with its moves, its page's socket reopens it, and the engine resumes
+/// thinking and plays.
+#[test]
+fn a_game_survives_kill_9_in_the_middle_of_a_search() {
+    let db = Db::new("restart");
+    let [db, path] = db.options();
+    let server = Server::start(&[&db, &path]);
+    let mut page = server.board(None);
+    let hello = page.state_at(0);
+    assert_eq!(hello["game"], Value::Null, "no game stored before a move");
+    page.send(r#"{"type":"engine","white":false,"black":true,"depth":1}"#);
+    page.state_at(0);
+    page.send(r#"{"type":"move","move":"e2e4"}"#);
+    let played = page.state_at(1);
+    let id = played["game"]
+        .as_str()
+        .expect("a stored game's id")
+        .to_string();
+    let answered = page.state_at(2);
+    assert_eq!(answered["game"], id.as_str());
+    let black = answered["history"][1]["text"].as_str().unwrap().to_string();
+    // Now the engine thinks for 20 s: the server is killed in the middle of that search.
+    page.send(r#"{"type":"engine","black":true,"movetime":20000}"#);
+    page.state_at(2);
+    page.send(r#"{"type":"move","move":"d2d4"}"#);
+    let thinking = page.state_at(3);
+    assert_eq!(thinking["thinking"], true);
+    server.kill();
+
+    let server = Server::start(&[&db, &path]);
+    let game = server.json(&format!("/game/{id}/json"));
+    assert_eq!(moves(&game), ["e2e4", black.as_str(), "d2d4"]);
+    assert_eq!(game["variant"], "chess");
+    assert_eq!(game["engine"]["movetime"], 20000);
+    let (status, body) = server.get(&format!("/game/{id}"));
+    assert_eq!(status, "HTTP/1.1 200 OK");
+    assert!(body.contains("<title>cellmate</title>"));
+    let mut page = server.board(Some(&id));
+    let reopened = page.state_at(3);
+    assert_eq!(reopened["game"], id.as_str());
+    assert_eq!(reopened["fen"], thinking["fen"]);
+    assert_eq!(reopened["thinking"], true, "the engine thinks again");
+    page.send(r#"{"type":"stop"}"#);
+    let done = page.state_at(4);
+    assert_eq!(done["game"], id.as_str());
+    let game = server.json(&format!("/game/{id}/json"));
+    assert_eq!(moves(&game).len(), 4);
+    assert_eq!(server.json("/healthz")["sessions"], 1);
+}
+
+/// A game over the socket: the page's move, the engine's answer, a take-back.
+#[test]
+fn serve_plays_a_game_over_its_websocket() {
+    let server = Server::start(&["--db", ":memory:"]);
+    let mut page = server.board(None);
+    page.state_at(0);
+    page.send(r#"{"type":"engine","white":false,"black":true,"depth":1}"#);
+    page.state_at(0);
+    page.send(r#"{"type":"move","move":"e2e4"}"#);
+    assert_eq!(page.state_at(1)["history"][0]["text"], "e2e4");
+    let answered = page.state_at(2);
+    assert_eq!(answered["thinking"], false);
+    page.send(r#"{"type":"undo"}"#);
+    page.state_at(0);
+    page.send(r#"{"type":"move","move":"e2e5"}"#);
+    assert_eq!(page.next()["type"], "error");
+}
