@@ -1,6 +1,8 @@
 # cellmate — common tasks. `make help` lists them.
 CARGO ?= cargo
-BIN := target/release/cellmate
+# Cargo's target directory (CARGO_TARGET_DIR when set, as cargo itself reads it).
+TARGET_DIR := $(or $(CARGO_TARGET_DIR),target)
+BIN := $(TARGET_DIR)/release/cellmate
 DEPTH ?= 6
 
 .PHONY: help build run test perft bench fuzz fuzz-binary playouts latency soak memory time-safety lint fmt clean \
@@ -176,7 +178,7 @@ verify-uci-clients: build
 # docs/gui.md. The page in a real browser: Debian's chromium (apt-get install -y chromium) and
 # playwright-core (npm, installed into tests/browser/node_modules on first use). SHOTS=0 skips
 # rewriting the screenshots.
-QUICK_BIN := target/quick/cellmate
+QUICK_BIN := $(TARGET_DIR)/quick/cellmate
 CHROMIUM ?= /usr/bin/chromium
 
 gui:
@@ -193,9 +195,9 @@ gui-test:
 	@test -x $(CHROMIUM) || { echo "gui-test needs Chromium at $(CHROMIUM): apt-get install -y chromium" >&2; exit 1; }
 	$(CARGO) build --profile quick
 	cd tests/browser && { test -d node_modules/playwright-core || npm install --no-audit --no-fund; }
-	CELLMATE=$(CURDIR)/$(QUICK_BIN) CHROMIUM=$(CHROMIUM) node tests/browser/origin.test.mjs
-	CELLMATE=$(CURDIR)/$(QUICK_BIN) CHROMIUM=$(CHROMIUM) node tests/browser/gui.test.mjs
-	CELLMATE=$(CURDIR)/$(QUICK_BIN) CHROMIUM=$(CHROMIUM) node tests/browser/serve.test.mjs
+	CELLMATE=$(abspath $(QUICK_BIN)) CHROMIUM=$(CHROMIUM) node tests/browser/origin.test.mjs
+	CELLMATE=$(abspath $(QUICK_BIN)) CHROMIUM=$(CHROMIUM) node tests/browser/gui.test.mjs
+	CELLMATE=$(abspath $(QUICK_BIN)) CHROMIUM=$(CHROMIUM) node tests/browser/serve.test.mjs
 
 # docs/xboard.md "Moves with the mouse": per variant a real XBoard 4.9.1 under Xvfb (display
 # GUI_DISPLAY, started if not running) in Edit Game mode; xdotool clicks one move of every kind,
