@@ -185,6 +185,12 @@ pub struct PieceDef {
     pub initial_push: u8,
 }
 
+/// Whether type `t` of `pieces` has power `p`; a type beyond the list (an empty cell's) has
+/// none.
+pub const fn type_has(pieces: &[PieceDef], t: u8, p: Powers) -> bool {
+    (t as usize) < pieces.len() && pieces[t as usize].powers.has(p)
+}
+
 /// The first type in `pieces` with power `p` (a compile error, when used in a constant, if none
 /// has it): how rules name a type by what it does (the royal one, the one that castles).
 pub const fn type_with(pieces: &[PieceDef], p: Powers) -> u8 {

@@ -334,18 +334,7 @@ pub fn xboard_fen(pos: &AnyPos) -> String {
 
 /// The castling rights of a position in a FEN's `KQkq` form (`-` for none).
 fn castling_field(pos: &AnyPos) -> String {
-    let rights = with_pos!(pos, |p| p.castling_rights());
-    let text: String = "KQkq"
-        .chars()
-        .enumerate()
-        .filter(|&(i, _)| rights & (1 << i) != 0)
-        .map(|(_, c)| c)
-        .collect();
-    if text.is_empty() {
-        "-".into()
-    } else {
-        text
-    }
+    chess::castling_text(with_pos!(pos, |p| p.castling_rights()))
 }
 
 /// The lines that define the position's variant in XBoard (`None` for chess, which XBoard

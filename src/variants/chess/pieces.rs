@@ -52,7 +52,7 @@ pub const LETTERS: [char; TYPES] = letters(&PIECES);
 /// Whether piece type `t` has power `p`. A constant read of [`PIECES`], so that the
 /// generator's reads of powers cost nothing at run time.
 pub const fn has(t: u8, p: Powers) -> bool {
-    PIECES[t as usize].powers.has(p)
+    crate::core::piece::type_has(&PIECES, t, p)
 }
 
 /// The one piece type with power `p` (compile error, when used in a constant, if none has it).

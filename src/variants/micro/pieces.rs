@@ -104,7 +104,7 @@ pub const GIFTS: [PieceDef; TYPES] = [
 /// Whether type `t` has power `p` (its own, not what a Bacterium absorbed); an empty cell's
 /// type has none.
 pub const fn has(t: u8, p: Powers) -> bool {
-    (t as usize) < TYPES && PIECES[t as usize].powers.has(p)
+    crate::core::piece::type_has(&PIECES, t, p)
 }
 
 /// The royal type, the Neuron (MC-4): there is one a side, and it is never ridden or infected.
