@@ -180,6 +180,8 @@ pub struct Engine {
     /// The evaluation's parameters (default: each evaluator's tuned tables).
     pub eval: eval::EvalParams,
     tt: RwLock<tt::TranspositionTable>,
+    /// The move-ordering tables (history) of earlier searches, kept for the next ones.
+    order: std::sync::Mutex<Vec<picker::OrderTables>>,
 }
 
 impl Engine {
@@ -191,6 +193,7 @@ impl Engine {
             contempt: 0,
             eval: eval::EvalParams::DEFAULT,
             tt: RwLock::new(tt::TranspositionTable::new(hash_mb)),
+            order: std::sync::Mutex::new(Vec::new()),
         }
     }
 
@@ -215,6 +218,7 @@ impl Engine {
     /// Forgets everything learned (new game).
     pub fn clear(&self) {
         self.tt.read().unwrap_or_else(|e| e.into_inner()).clear();
+        self.order.lock().unwrap_or_else(|e| e.into_inner()).clear();
     }
 
     /// Permille of the transposition table used by the last search (sampled).
@@ -252,6 +256,7 @@ impl Engine {
         search::run(
             pos,
             &tt,
+            &self.order,
             search::Settings {
                 threads: self.threads,
                 multipv: self.multipv,

@@ -76,30 +76,211 @@ pub(crate) fn order_root<V: Variant, T>(pos: &V, items: &mut [T], mv: impl Fn(&T
     });
 }
 
-/// What a search learns for ordering moves, and the picker reads: killers and history.
+/// A move's key in the continuation tables: the type of the piece that makes it
+/// ([`Evaluate::mover`]) and its to-square, `type · squares + to`. [`NO_KEY`] after a null
+/// move or at the root.
+pub(crate) type ContKey = u32;
+pub(crate) const NO_KEY: ContKey = u32::MAX;
+
+/// The number of continuation keys of `V` on a board of `squares` squares.
+fn cont_keys<V: Evaluate>(squares: usize) -> usize {
+    V::MOVERS.max(1) * squares
+}
+
+/// The continuation key of `m` in `pos` (before `m` is made).
+#[inline(always)]
+pub(crate) fn cont_key<V: Evaluate>(pos: &V, m: Move) -> ContKey {
+    let g = pos.geometry();
+    pos.mover(m) as u32 * (g.width as u32 * g.height as u32) + m.to().0 as u32
+}
+
+/// What the search knows of the moves that led to a node, for ordering its moves: the
+/// continuation keys of the last move and of the one before (the opponent's and one's own).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Lead {
+    pub keys: [ContKey; 2],
+}
+
+/// What a search learns for ordering moves, and the picker reads: killers, counter-moves,
+/// the history of quiet moves and their continuation history (how a quiet move did after
+/// the last move and after the one before it).
 pub(crate) struct OrderTables {
     killers: Killers,
     history: History,
+    /// The quiet move that refuted each last move, by the last move's key.
+    counters: Vec<Move>,
+    /// `cont[i]`: a quiet move's history after a move `i + 1` plies before it.
+    cont: [ContHistory; 2],
 }
 
 impl OrderTables {
-    /// Empty tables for a search of up to `plies` plies.
-    pub fn new(plies: usize) -> OrderTables {
-        OrderTables {
-            killers: Killers::new(plies),
-            history: History::new(),
+    /// Tables for a search of `V` on a board of `squares` squares, up to `plies` plies: one
+    /// of `spare` (the tables of earlier searches) that fits, aged by [`OrderTables::age`],
+    /// else empty ones.
+    pub fn take<V: Evaluate>(
+        spare: &mut Vec<OrderTables>,
+        plies: usize,
+        squares: usize,
+    ) -> OrderTables {
+        let keys = cont_keys::<V>(squares);
+        match spare
+            .iter()
+            .position(|t| t.counters.len() == keys && t.killers.0.len() == plies)
+        {
+            Some(i) => {
+                let mut t = spare.swap_remove(i);
+                t.age();
+                t
+            }
+            None => OrderTables::new::<V>(plies, squares),
         }
     }
 
-    /// Quiet move `m` caused a cutoff at `ply` with `stm` to move, after the quiet moves
-    /// `tried` failed there: it becomes a killer and gains `bonus` history, which they lose.
-    #[inline]
-    pub fn cutoff(&mut self, ply: usize, stm: Color, m: Move, tried: &[Move], bonus: i32) {
-        self.killers.update(ply, m);
-        self.history.update(stm, m, bonus);
-        for &q in tried {
-            self.history.update(stm, q, -bonus);
+    /// What an earlier search learned, for the next one: killers are forgotten (they belong
+    /// to the plies of the old root), histories halved, counter-moves kept.
+    fn age(&mut self) {
+        self.killers.0.fill([Move::NONE; 2]);
+        for h in &mut self.history.0 {
+            *h /= 2;
         }
+        for c in &mut self.cont {
+            for h in &mut c.table {
+                *h /= 2;
+            }
+        }
+    }
+
+    /// Empty tables for a search of `V` on a board of `squares` squares, up to `plies`
+    /// plies.
+    pub fn new<V: Evaluate>(plies: usize, squares: usize) -> OrderTables {
+        let keys = cont_keys::<V>(squares);
+        OrderTables {
+            killers: Killers::new(plies),
+            history: History::new(),
+            counters: vec![Move::NONE; keys],
+            cont: [ContHistory::new(keys), ContHistory::new(keys)],
+        }
+    }
+
+    /// Quiet move `m` (key `key`) caused a cutoff at `ply` with `stm` to move after `lead`,
+    /// after the quiet moves `tried` (with their keys) failed there: it becomes a killer and
+    /// the counter of the last move and gains `bonus` history, which they lose.
+    #[inline]
+    pub fn cutoff(
+        &mut self,
+        ply: usize,
+        stm: Color,
+        (m, key): (Move, ContKey),
+        tried: &[(Move, ContKey)],
+        lead: Lead,
+        bonus: i32,
+    ) {
+        self.killers.update(ply, m);
+        if let Some(c) = self.counters.get_mut(lead.keys[0] as usize) {
+            *c = m;
+        }
+        self.reward(stm, m, key, lead, bonus);
+        for &(q, k) in tried {
+            self.reward(stm, q, k, lead, -bonus);
+        }
+    }
+
+    #[inline]
+    fn reward(&mut self, stm: Color, m: Move, key: ContKey, lead: Lead, bonus: i32) {
+        self.history.update(stm, m, bonus);
+        for (table, &prev) in self.cont.iter_mut().zip(&lead.keys) {
+            if prev != NO_KEY {
+                table.update(prev, key, bonus);
+            }
+        }
+    }
+
+    /// The counter-move of the last move of `lead`, if any.
+    #[inline(always)]
+    fn counter(&self, lead: Lead) -> Move {
+        self.counters
+            .get(lead.keys[0] as usize)
+            .copied()
+            .unwrap_or(Move::NONE)
+    }
+
+    /// The continuation rows of the moves of `lead`: each move's row of the quiet moves'
+    /// scores after it.
+    #[inline(always)]
+    fn rows(&self, lead: Lead) -> [Option<&[i16]>; 2] {
+        [
+            self.cont[0].row(lead.keys[0]),
+            self.cont[1].row(lead.keys[1]),
+        ]
+    }
+
+    /// The ordering score of a quiet move: its history and continuation history (`rows`,
+    /// from [`OrderTables::rows`]), then [`advance_hint`] (see [`History::quiet_score`]).
+    #[inline(always)]
+    fn quiet_score<V: Evaluate>(
+        &self,
+        pos: &V,
+        m: Move,
+        rows: [Option<&[i16]>; 2],
+        geo: Geometry,
+        stm: Color,
+    ) -> i64 {
+        let mut h = self.history.get(stm, m);
+        if rows[0].is_some() || rows[1].is_some() {
+            let key = cont_key(pos, m) as usize;
+            for row in rows.into_iter().flatten() {
+                h += row.get(key).copied().unwrap_or(0) as i32;
+            }
+        }
+        ((h as i64) << HINT_BITS) | advance_hint(m, geo, stm)
+    }
+}
+
+/// Continuation history: a quiet move's score after a given earlier move, both by their
+/// [`ContKey`]: a row of every key per earlier key. A table of all pairs has 147 456 entries
+/// in chess; on 16×16 boards with a dozen types it would have millions, so there the earlier
+/// keys share rows (the table holds at most [`ContHistory::MAX_ENTRIES`]).
+struct ContHistory {
+    table: Vec<i16>,
+    keys: usize,
+    rows: usize,
+}
+
+impl ContHistory {
+    const MAX_ENTRIES: usize = 1 << 20;
+
+    fn new(keys: usize) -> ContHistory {
+        let rows = keys.min(Self::MAX_ENTRIES / keys.max(1)).max(1);
+        ContHistory {
+            table: vec![0; rows * keys],
+            keys,
+            rows,
+        }
+    }
+
+    #[inline(always)]
+    fn index(&self, prev: ContKey, key: ContKey) -> usize {
+        (prev as usize % self.rows) * self.keys + key as usize
+    }
+
+    /// The row of the moves after `prev` (none for [`NO_KEY`]).
+    #[inline(always)]
+    fn row(&self, prev: ContKey) -> Option<&[i16]> {
+        if prev == NO_KEY {
+            return None;
+        }
+        let start = (prev as usize % self.rows) * self.keys;
+        self.table.get(start..start + self.keys)
+    }
+
+    #[inline]
+    fn update(&mut self, prev: ContKey, key: ContKey, bonus: i32) {
+        if key as usize >= self.keys {
+            return;
+        }
+        let i = self.index(prev, key);
+        let v = self.table[i] as i32;
+        self.table[i] = (v + bonus - v * bonus.abs() / HISTORY_MAX) as i16;
     }
 }
 
@@ -142,6 +323,11 @@ impl History {
         (stm.index() << 16) | ((m.from().0 as usize) << 8) | m.to().0 as usize
     }
 
+    #[inline(always)]
+    fn get(&self, stm: Color, m: Move) -> i32 {
+        self.0[Self::index(stm, m)]
+    }
+
     /// Moves `stm`'s history of `m` by `bonus` (negative lowers it), saturating towards
     /// ±[`HISTORY_MAX`].
     #[inline]
@@ -171,10 +357,10 @@ pub(crate) struct Picked {
 
 impl Picked {
     /// Whether the move came before the quiet moves ordered by history: the table's move, a
-    /// tactical move that does not lose material, or a killer.
+    /// tactical move that does not lose material, a killer or the counter-move.
     #[inline(always)]
     pub fn before_history(&self) -> bool {
-        self.score >= SCORE_KILLER - 1
+        self.score >= SCORE_KILLER - 2
     }
 
     /// The history of a quiet move ordered by it (meaningful only for a quiet move not
@@ -208,12 +394,15 @@ impl<V: Evaluate> MovePicker<V> {
         }
     }
 
-    /// The legal moves of a main-search node: the table's move, tactical moves that do not
-    /// lose material by exchange evaluation, the two killers, quiet moves by history, then
+    /// The legal moves of a main-search node reached by `lead`: the table's move, tactical
+    /// moves that do not lose material by exchange evaluation, the two killers, the
+    /// counter-move of the last move, quiet moves by history and continuation history, then
     /// tactical moves that lose material.
     #[inline(always)]
-    pub fn fill(&mut self, pos: &V, tt_move: Move, ply: usize, tables: &OrderTables) {
-        let (killers, history) = (tables.killers.at(ply), &tables.history);
+    pub fn fill(&mut self, pos: &V, tt_move: Move, ply: usize, lead: Lead, tables: &OrderTables) {
+        let killers = tables.killers.at(ply);
+        let counter = tables.counter(lead);
+        let rows = tables.rows(lead);
         let MovePicker { moves, scores, .. } = self;
         pos.legal_moves(moves);
         let (geo, stm) = (pos.geometry(), pos.side_to_move());
@@ -231,8 +420,10 @@ impl<V: Evaluate> MovePicker<V> {
                 SCORE_KILLER
             } else if m == killers[1] {
                 SCORE_KILLER - 1
+            } else if m == counter {
+                SCORE_KILLER - 2
             } else {
-                history.quiet_score(m, geo, stm)
+                tables.quiet_score(pos, m, rows, geo, stm)
             };
             scores.push(s);
         }

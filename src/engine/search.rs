@@ -6,7 +6,7 @@
 //! Scores are centipawns from the side to move's view; mates are `±(MATE - plies)`.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::OnceLock;
+use std::sync::{Mutex, OnceLock};
 use std::time::Instant;
 
 use arrayvec::ArrayVec;
@@ -14,7 +14,7 @@ use arrayvec::ArrayVec;
 use crate::core::{Color, Move, MoveList, Outcome, Variant};
 
 use super::eval::{EvalParams, Evaluate};
-use super::picker::{order_root, MovePicker, OrderTables, Picked};
+use super::picker::{cont_key, order_root, ContKey, Lead, MovePicker, OrderTables, Picked, NO_KEY};
 use super::score::{to_score, INF, MATE, MATE_BOUND, MAX_PLY};
 use super::thread::spawn_search_scoped;
 use super::time::{elapsed_ms, TimeBudget};
@@ -73,6 +73,8 @@ pub(crate) struct Shared<'a> {
     /// The evaluation's parameters.
     pub eval: EvalParams,
     pub start: Instant,
+    /// The move-ordering tables of earlier searches, which the workers take and give back.
+    pub order: &'a Mutex<Vec<OrderTables>>,
 }
 
 impl Shared<'_> {
@@ -110,6 +112,8 @@ pub(crate) struct Worker<'a, V: Evaluate> {
     evals: [i32; MAX_PLY + 1],
     /// Whether the move leading to each ply was a null move.
     null_before: [bool; MAX_PLY + 1],
+    /// The continuation key of the move made at each ply ([`NO_KEY`] for a null move).
+    keys: [ContKey; MAX_PLY + 1],
     pub root_moves: Vec<RootMove>,
     /// The side to move at the root (a draw's score is seen from it).
     root_side: Color,
@@ -141,11 +145,19 @@ impl<'a, V: Evaluate> Worker<'a, V> {
             nodes: 0,
             seldepth: 0,
             stopped: false,
-            order: OrderTables::new(MAX_PLY + 2),
+            order: OrderTables::take::<V>(
+                &mut shared.order.lock().unwrap_or_else(|e| e.into_inner()),
+                MAX_PLY + 2,
+                {
+                    let g = pos.geometry();
+                    g.width as usize * g.height as usize
+                },
+            ),
             pv: vec![[Move::NONE; MAX_PLY + 1]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 1],
             evals: [0; MAX_PLY + 1],
             null_before: [false; MAX_PLY + 1],
+            keys: [NO_KEY; MAX_PLY + 1],
             root_moves,
             root_side: pos.side_to_move(),
             completed: None,
@@ -203,6 +215,10 @@ impl<'a, V: Evaluate> Worker<'a, V> {
         // Helpers search a ply deeper every other thread, so threads spread over depths.
         let offset = if self.id > 0 { (self.id % 2) as u32 } else { 0 };
         let mut depth = 1;
+        // How many iterations in a row kept the same best move, and the last best score: the
+        // soft limit stretches while the best move changes or its score falls.
+        let mut stable = 0usize;
+        let mut last_best: Option<(Move, i32)> = None;
         while depth <= max_depth {
             let d = (depth + offset).min(max_depth);
             for rm in &mut self.root_moves {
@@ -229,11 +245,25 @@ impl<'a, V: Evaluate> Worker<'a, V> {
                 report(&self.info(d, i));
             }
             let best = self.root_moves[0].score;
+            let best_move = self.root_moves[0].mv;
+            let mut drop = 0;
+            match last_best {
+                Some((m, s)) => {
+                    stable = if m == best_move { stable + 1 } else { 0 };
+                    drop = (s - best).clamp(0, 150);
+                }
+                None => stable = 0,
+            }
+            last_best = Some((best_move, best));
             if !sh.control.pondering() {
                 if let Some(soft) = sh.budget().soft {
+                    let hard = sh.budget().hard;
                     let soft = if self.root_moves.len() == 1 {
                         soft / 16
+                    } else if hard.is_some_and(|h| h > soft) {
+                        soft_limit(soft, stable, drop, hard)
                     } else {
+                        // A fixed time per move (`movetime`, `st`) is spent as it is.
                         soft
                     };
                     if elapsed_ms(sh.control) >= soft {
@@ -250,6 +280,12 @@ impl<'a, V: Evaluate> Worker<'a, V> {
             }
             depth += 1;
         }
+    }
+
+    /// Gives the worker's move-ordering tables back for the next search.
+    pub fn finish(self) {
+        let mut spare = self.shared.order.lock().unwrap_or_else(|e| e.into_inner());
+        spare.push(self.order);
     }
 
     /// Progress of line `i` after an iteration at `depth`.
@@ -319,6 +355,7 @@ impl<'a, V: Evaluate> Worker<'a, V> {
             let m = self.root_moves[i].mv;
             let tactical = self.pos.is_tactical(m);
             self.nodes += 1;
+            self.keys[0] = cont_key(&self.pos, m);
             self.pos.make_move(m);
             self.null_before[1] = false;
             let mut score;
@@ -451,6 +488,7 @@ impl<'a, V: Evaluate> Worker<'a, V> {
             if depth >= 3 && eval >= beta && !self.null_before[ply] && self.pos.null_move_ok() {
                 let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
                 self.pos.make_null_move();
+                self.keys[ply] = NO_KEY;
                 self.null_before[ply + 1] = true;
                 let score = -self.search(depth - 1 - r, -beta, -beta + 1, ply + 1);
                 self.null_before[ply + 1] = false;
@@ -469,8 +507,14 @@ impl<'a, V: Evaluate> Worker<'a, V> {
             depth -= 1;
         }
 
+        let lead = Lead {
+            keys: [
+                self.keys[ply - 1],
+                if ply >= 2 { self.keys[ply - 2] } else { NO_KEY },
+            ],
+        };
         let mut picker = MovePicker::new();
-        picker.fill(&self.pos, tt_move, ply, &self.order);
+        picker.fill(&self.pos, tt_move, ply, lead, &self.order);
         if picker.is_empty() {
             return no_legal_move_score(&self.pos, ply, self.draw_score());
         }
@@ -478,7 +522,7 @@ impl<'a, V: Evaluate> Worker<'a, V> {
         let mut best = -INF;
         let mut best_move = Move::NONE;
         let mut move_count = 0;
-        let mut quiets_tried: ArrayVec<Move, 64> = ArrayVec::new();
+        let mut quiets_tried: ArrayVec<(Move, ContKey), 64> = ArrayVec::new();
         let orig_alpha = alpha;
         while let Some(picked) = picker.next() {
             let m = picked.mv;
@@ -496,6 +540,8 @@ impl<'a, V: Evaluate> Worker<'a, V> {
                 continue;
             }
 
+            let key = cont_key(&self.pos, m);
+            self.keys[ply] = key;
             self.pos.make_move(m);
             let gives_check = self.pos.in_check();
             move_count += 1;
@@ -524,7 +570,7 @@ impl<'a, V: Evaluate> Worker<'a, V> {
                     r -= picked.before_history() as i32;
                     r += !improving as i32;
                     if !picked.before_history() {
-                        r -= (picked.history() / 6000).clamp(-2, 2);
+                        r -= (picked.history() / 8000).clamp(-2, 2);
                     }
                     r = r.clamp(0, new_depth - 1);
                 }
@@ -551,14 +597,15 @@ impl<'a, V: Evaluate> Worker<'a, V> {
                         if quiet {
                             let bonus = (depth * depth).min(1200) * 4;
                             let stm = self.pos.side_to_move();
-                            self.order.cutoff(ply, stm, m, &quiets_tried, bonus);
+                            self.order
+                                .cutoff(ply, stm, (m, key), &quiets_tried, lead, bonus);
                         }
                         break;
                     }
                 }
             }
             if quiet && !quiets_tried.is_full() {
-                quiets_tried.push(m);
+                quiets_tried.push((m, key));
             }
         }
 
@@ -682,6 +729,16 @@ impl<'a, V: Evaluate> Worker<'a, V> {
     }
 }
 
+/// The soft time limit after an iteration: `soft` scaled by how many iterations in a row kept
+/// the best move (`stable`: a new best move stretches it to 1.6 times, five kept iterations
+/// shrink it to 0.7) and by how far the best score fell in the last one (`drop` centipawns:
+/// up to 1.5 times at 150), never past the hard limit.
+fn soft_limit(soft: u64, stable: usize, drop: i32, hard: Option<u64>) -> u64 {
+    const STABILITY: [u64; 6] = [160, 125, 105, 90, 80, 70];
+    let scaled = soft * STABILITY[stable.min(5)] / 100 * (300 + drop as u64) / 300;
+    scaled.min(hard.unwrap_or(u64::MAX))
+}
+
 /// The engine's settings a search reads (see [`super::Engine`]).
 #[derive(Copy, Clone, Debug)]
 pub(crate) struct Settings {
@@ -692,9 +749,12 @@ pub(crate) struct Settings {
 }
 
 /// Searches `pos` with `threads` threads (lazy SMP); the main thread's result is returned.
+/// The threads order their moves by the tables of `order` (what earlier searches learned)
+/// and leave theirs there.
 pub(crate) fn run<V: Evaluate>(
     pos: &V,
     tt: &TranspositionTable,
+    order: &Mutex<Vec<OrderTables>>,
     settings: Settings,
     limits: &Limits,
     control: &Control,
@@ -719,6 +779,7 @@ pub(crate) fn run<V: Evaluate>(
         contempt,
         eval,
         start: Instant::now(),
+        order,
     };
     let shared = &shared;
     let result = std::thread::scope(|s| {
@@ -728,6 +789,7 @@ pub(crate) fn run<V: Evaluate>(
                 let mut w = Worker::new(id, pos, shared);
                 w.iterate(&|_| {});
                 shared.nodes[id].store(w.nodes, Ordering::Relaxed);
+                w.finish();
             });
             match h {
                 Ok(h) => helpers.push(h),
@@ -743,7 +805,9 @@ pub(crate) fn run<V: Evaluate>(
                 std::thread::sleep(std::time::Duration::from_millis(1));
             }
             shared.abort.store(true, Ordering::SeqCst);
-            result_of(&w)
+            let r = result_of(&w);
+            w.finish();
+            r
         };
         // When the system refuses the thread (its address space taken by a big table), the
         // main worker runs on the caller's thread: a search thread of its own already.

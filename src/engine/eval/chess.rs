@@ -496,6 +496,12 @@ impl Evaluate for Chess {
     fn see_ge(&self, m: Move, threshold: i32) -> bool {
         see_ge(self, m, threshold)
     }
+
+    const MOVERS: usize = TYPES;
+
+    fn mover(&self, m: Move) -> u8 {
+        self.piece_at(m.from()).map_or(0, |(_, pt)| pt)
+    }
 }
 
 #[cfg(test)]

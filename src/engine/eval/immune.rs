@@ -6,7 +6,7 @@
 //! `value` of each piece definition in `variants/immune/pieces.rs` is only the rules room's
 //! rough order for captures.
 
-use crate::core::{BitSet, Color, Square, Variant};
+use crate::core::{BitSet, Color, Move, Square, Variant};
 use crate::variants::immune::{
     Immune, ImmuneBoard, BASOPHIL, B_CELL, COMPLEMENT, DENDRITIC, EOSINOPHIL, HELPER_T, INVADER,
     KILLER_T, MACROPHAGE, MAST_CELL, MONOCYTE, NATURAL_KILLER, NEUTROPHIL, PIECES, TYPES,
@@ -114,6 +114,16 @@ impl Evaluate for Immune {
         } else {
             -white
         }
+    }
+
+    const MOVERS: usize = TYPES;
+
+    fn mover(&self, m: Move) -> u8 {
+        let g = self.geometry();
+        if m.from().index() >= g.width as usize * g.height as usize {
+            return 0;
+        }
+        self.piece_at(m.from()).map_or(0, |(_, pt)| pt)
     }
 }
 

@@ -6,7 +6,7 @@
 //! [`Feature::weight`] from the [`MicroParams`], and `cellmate tune` counts those of
 //! [`FEATURE_TABLE`] from the same tally, so the two cannot drift apart.
 
-use crate::core::{BitSet, Color, Square, Variant};
+use crate::core::{BitSet, Color, Move, Square, Variant};
 use crate::variants::micro::{
     tables, Cell, Micro, AMOEBA, BACTERIUM, BONDED, EXPANDED, INFECTED, NEURON, OFF, PARAMECIUM,
     PLATELET, PRION, RBC, TYPES, VIRUS, WBC,
@@ -157,6 +157,12 @@ impl Evaluate for Micro {
         } else {
             -white
         }
+    }
+
+    const MOVERS: usize = TYPES;
+
+    fn mover(&self, m: Move) -> u8 {
+        self.cell(m.from()).kind
     }
 }
 

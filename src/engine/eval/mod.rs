@@ -40,6 +40,17 @@ pub trait Evaluate: Variant {
         let _ = (m, threshold);
         true
     }
+
+    /// How many piece types [`Evaluate::mover`] tells apart.
+    const MOVERS: usize = 1;
+
+    /// The type of the piece that makes `m`, below [`Evaluate::MOVERS`]: with the move's
+    /// to-square it keys the move orderer's continuation tables. 0 where the variant does
+    /// not say (the to-square alone then keys them).
+    fn mover(&self, m: Move) -> u8 {
+        let _ = m;
+        0
+    }
 }
 
 /// The features an evaluation is built on, for fitting their values to game results

@@ -2,8 +2,9 @@
 //! board results, a finished board counting in full, and each mega-knight valued by how its own
 //! game (the other board) is going.
 
-use crate::core::{Color, Variant};
-use crate::variants::recursion::{mega_owner, MegaState, Recursion, SubResult};
+use crate::core::{Color, Move, Variant};
+use crate::variants::chess::TYPES;
+use crate::variants::recursion::{board_move, mega_owner, MegaState, Recursion, SubResult};
 
 use super::chess::{best_capture_gain, material_features};
 use super::{EvalParams, Evaluate, FeatureList, Features};
@@ -109,6 +110,27 @@ impl Evaluate for Recursion {
         } else {
             -white
         }
+    }
+
+    /// The exchange on the board the move is played on, by chess's exchange evaluation; a
+    /// move from or onto a mega-knight's square is never judged by it (the knight is worth a
+    /// whole game, not a knight).
+    fn see_ge(&self, m: Move, threshold: i32) -> bool {
+        let Some((b, cm)) = board_move(m) else {
+            return true;
+        };
+        let mega = self.mega_square(b);
+        if mega == Some(cm.to()) || mega == Some(cm.from()) {
+            return true;
+        }
+        let board = self.board(b);
+        board.see_ge(cm, threshold)
+    }
+
+    const MOVERS: usize = TYPES;
+
+    fn mover(&self, m: Move) -> u8 {
+        board_move(m).map_or(0, |(b, cm)| self.board(b).mover(cm))
     }
 }
 

@@ -131,6 +131,13 @@ fn to_chess_move(m: Move) -> (usize, Move) {
     (b, cm)
 }
 
+/// The board a move of the combined 16×8 board is played on, and the move as that chess
+/// board's move; `None` for the pass.
+#[inline(always)]
+pub fn board_move(m: Move) -> Option<(usize, Move)> {
+    (m.kind() != MoveKind::Pass).then(|| to_chess_move(m))
+}
+
 #[inline(always)]
 fn from_chess_move(board: usize, m: Move) -> Move {
     let from = from_chess_sq(board, m.from());
