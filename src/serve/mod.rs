@@ -17,12 +17,13 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
-use axum::extract::{Path, Request, State};
+use axum::extract::{ConnectInfo, Path, Request, State};
 use axum::http::{header, Method, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::Router;
+use hyper::body::Incoming;
 use serde_json::{json, Value};
 
 use crate::core::{Dialect, Move};
@@ -44,10 +45,29 @@ struct App {
     idle: Duration,
 }
 
-/// Opens the store at `db`, binds `bind` and serves until the process ends. `config` is the
+/// What `cellmate serve` adds to the local board's [`Config`].
+#[derive(Clone, Debug)]
+pub struct Settings {
+    /// The SQLite database of the games (`:memory:` keeps nothing).
+    pub db: String,
+    /// A request head not read whole within this time ends its connection.
+    pub head_timeout: Duration,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            db: "cellmate.db".into(),
+            head_timeout: HEAD_TIMEOUT,
+        }
+    }
+}
+
+/// Opens the store at `settings.db`, binds `bind` and serves until the process ends. `config` is the
 /// local board's ([`crate::gui::Config`]): its `max_connections` bounds the board pages open
 /// at once.
-pub fn run(bind: SocketAddr, config: &Config, db: &str) -> Result<(), String> {
+pub fn run(bind: SocketAddr, config: &Config, settings: &Settings) -> Result<(), String> {
+    let db = &settings.db;
     let store = sqlite::SqliteStore::open(db).map_err(|e| format!("{db}: {e}"))?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -58,7 +78,7 @@ pub fn run(bind: SocketAddr, config: &Config, db: &str) -> Result<(), String> {
         let listener = tokio::net::TcpListener::bind(bind)
             .await
             .map_err(|e| format!("{bind}: {e}"))?;
-        serve(listener, config, Arc::new(store)).await
+        serve(listener, config, settings, Arc::new(store)).await
     })
 }
 
@@ -66,8 +86,10 @@ pub fn run(bind: SocketAddr, config: &Config, db: &str) -> Result<(), String> {
 pub async fn serve(
     listener: tokio::net::TcpListener,
     config: &Config,
+    settings: &Settings,
     store: Arc<dyn GameStore>,
 ) -> Result<(), String> {
+    let head_timeout = settings.head_timeout;
     let addr = listener.local_addr().map_err(|e| e.to_string())?;
     let games = store.list().map_err(|e| e.to_string())?;
     let pool = Pool::with_eval(config.workers, config.hash_mb, config.eval)?;
@@ -97,9 +119,50 @@ pub async fn serve(
             access,
         ))
         .with_state(app);
-    axum::serve(listener, router)
-        .await
-        .map_err(|e| e.to_string())
+    accept(listener, router, head_timeout).await
+}
+
+/// How long a client may take to send a request head by default (the local board's read
+/// timeout): one that sends it byte by byte, or opens a connection and sends nothing, is
+/// dropped then.
+pub const HEAD_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Serves each connection of `listener` on a task of its own: HTTP/1.1 by hyper with its
+/// timer, so that a request head not read whole within `head_timeout` (also the first one,
+/// and the next one of a kept-alive connection) ends the connection. `axum::serve` sets no
+/// timer, and without one hyper waits for a head forever.
+async fn accept(
+    listener: tokio::net::TcpListener,
+    router: Router,
+    head_timeout: Duration,
+) -> Result<(), String> {
+    loop {
+        let (tcp, remote) = match listener.accept().await {
+            Ok(c) => c,
+            Err(e) => {
+                // Out of file descriptors and the like: wait a little rather than spin.
+                log::warn!("serve: accept: {e}");
+                tokio::time::sleep(Duration::from_millis(50)).await;
+                continue;
+            }
+        };
+        let _ = tcp.set_nodelay(true);
+        let router = router.clone();
+        let service = hyper::service::service_fn(move |mut req: Request<Incoming>| {
+            req.extensions_mut().insert(ConnectInfo(remote));
+            tower_service::Service::call(&mut router.clone(), req.map(axum::body::Body::new))
+        });
+        tokio::spawn(async move {
+            let conn = hyper::server::conn::http1::Builder::new()
+                .timer(hyper_util::rt::TokioTimer::new())
+                .header_read_timeout(head_timeout)
+                .serve_connection(hyper_util::rt::TokioIo::new(tcp), service)
+                .with_upgrades();
+            if let Err(e) = conn.await {
+                log::debug!("serve: connection from {remote}: {e}");
+            }
+        });
+    }
 }
 
 /// The Host and Origin checks of [`Access`], and the local board's limit on a request head's

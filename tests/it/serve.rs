@@ -292,3 +292,47 @@ fn serve_plays_a_game_over_its_websocket() {
     page.send(r#"{"type":"move","move":"e2e5"}"#);
     assert_eq!(page.next()["type"], "error");
 }
+
+/// Issue 26, item 1: a client that sends its request head byte by byte (a slow-loris), or
+/// opens a connection and sends nothing, is dropped once `--head-timeout` has passed, while
+/// other clients are served.
+#[test]
+fn a_request_head_sent_too_slowly_is_dropped() {
+    use std::io::{Read, Write};
+    let server = Server::start(&["--db", ":memory:", "--head-timeout", "1"]);
+    let slow = |first: &str| {
+        let mut s = std::net::TcpStream::connect(("127.0.0.1", server.port)).unwrap();
+        s.set_read_timeout(Some(Duration::from_millis(100)))
+            .unwrap();
+        let t = std::time::Instant::now();
+        s.write_all(first.as_bytes()).unwrap();
+        // One byte of a header every 100 ms, for at most 10 s.
+        while t.elapsed() < Duration::from_secs(10) {
+            if !first.is_empty() && s.write_all(b"x").is_err() {
+                break;
+            }
+            match s.read(&mut [0u8; 64]) {
+                Ok(0) => break,
+                Ok(_) => panic!("an answer to a head never finished"),
+                Err(e) if e.kind() == std::io::ErrorKind::ConnectionReset => break,
+                Err(_) => {} // the read timeout: the connection is still open
+            }
+        }
+        t.elapsed()
+    };
+    let head = format!(
+        "GET / HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nX-Slow: ",
+        server.port
+    );
+    let took = slow(&head);
+    assert!(
+        took >= Duration::from_millis(900) && took < Duration::from_secs(4),
+        "a byte-by-byte head dropped after {took:?}"
+    );
+    let took = slow("");
+    assert!(
+        took >= Duration::from_millis(900) && took < Duration::from_secs(4),
+        "a silent connection dropped after {took:?}"
+    );
+    assert_eq!(server.json("/healthz")["status"], "ok");
+}
