@@ -25,6 +25,7 @@ use axum::routing::get;
 use axum::Router;
 use hyper::body::Incoming;
 use serde_json::{json, Value};
+use tokio::sync::watch;
 
 use crate::core::{Dialect, Move};
 use crate::gui::pool::Pool;
@@ -43,6 +44,56 @@ struct App {
     sessions: AtomicUsize,
     max_sessions: usize,
     idle: Duration,
+    /// The games a page plays now, each with its last state for the pages watching it.
+    live: std::sync::Mutex<std::collections::HashMap<GameId, watch::Sender<Value>>>,
+}
+
+/// A page's hold on the game it plays: while it lasts, another page opening the game watches
+/// it. Dropping it frees the game (its watchers are told).
+struct Hold {
+    app: Arc<App>,
+    id: GameId,
+    tx: watch::Sender<Value>,
+}
+
+impl App {
+    /// The game `id` for a page: a hold on it if no page plays it, else a watch of it.
+    fn claim(self: &Arc<App>, id: &str) -> Result<Hold, watch::Receiver<Value>> {
+        let mut live = self.live.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(tx) = live.get(id) {
+            return Err(tx.subscribe());
+        }
+        let (tx, _) = watch::channel(Value::Null);
+        live.insert(id.to_string(), tx.clone());
+        Ok(Hold {
+            app: Arc::clone(self),
+            id: id.to_string(),
+            tx,
+        })
+    }
+}
+
+impl Hold {
+    /// Shows the states among `out` to the game's watchers: as the player sees them, but
+    /// without legal moves, marked `watching` and not replies to anything of theirs.
+    fn publish(&self, out: &[Value]) {
+        for v in out.iter().filter(|v| v["type"] == "state") {
+            let mut w = v.clone();
+            if let Some(o) = w.as_object_mut() {
+                o.remove("reply");
+                o.insert("legal".into(), json!([]));
+                o.insert("watching".into(), json!(true));
+            }
+            self.tx.send_replace(w);
+        }
+    }
+}
+
+impl Drop for Hold {
+    fn drop(&mut self) {
+        let mut live = (self.app.live.lock()).unwrap_or_else(|e| e.into_inner());
+        live.remove(&self.id);
+    }
 }
 
 /// What `cellmate serve` adds to the local board's [`Config`].
@@ -100,6 +151,7 @@ pub async fn serve(
         sessions: AtomicUsize::new(0),
         max_sessions: config.max_connections,
         idle: config.idle_timeout,
+        live: Default::default(),
     });
     log::info!(
         "serve: {} stored games, each at /game/<id>; {} search workers, {} MB table",
@@ -427,7 +479,14 @@ async fn send_all(ws: &mut WebSocket, out: Vec<Value>) -> bool {
 
 /// One board page: its session's messages and the engine's reports, until it closes or is
 /// quiet (no message, no search) for the idle timeout.
-async fn board(mut ws: WebSocket, app: &App, game: Option<String>) {
+async fn board(mut ws: WebSocket, app: &Arc<App>, game: Option<String>) {
+    let mut hold = None;
+    if let Some(id) = &game {
+        match app.claim(id) {
+            Ok(h) => hold = Some(h),
+            Err(rx) => return watch_game(ws, app, id, rx).await,
+        }
+    }
     let mut session = Session::with_pool(Arc::clone(&app.pool));
     let mut rec = Recorder {
         store: Arc::clone(&app.store),
@@ -448,11 +507,17 @@ async fn board(mut ws: WebSocket, app: &App, game: Option<String>) {
                 rec.moves = g.moves.into_iter().map(|m| m.text).collect();
                 rec.engine = g.engine;
             }
-            Err(e) => hello.push(json!({"type": "error", "message": e})),
+            Err(e) => {
+                hold = None;
+                hello.push(json!({"type": "error", "message": e}));
+            }
         }
     }
     hello.push(session.state());
     let (hello, go_on) = stored_first(&mut rec, &session, hello);
+    if let Some(h) = &hold {
+        h.publish(&hello);
+    }
     if !send_all(&mut ws, hello).await || !go_on {
         return;
     }
@@ -489,7 +554,72 @@ async fn board(mut ws: WebSocket, app: &App, game: Option<String>) {
         let mut out = out;
         out.extend(session.poll());
         let (out, go_on) = stored_first(&mut rec, &session, out);
+        if hold.as_ref().map(|h| &h.id) != rec.id.as_ref() {
+            // A new game (or an import) is stored under a new id: its watchers are not this
+            // game's; nobody can hold a new id yet.
+            hold = rec.id.as_deref().and_then(|id| app.claim(id).ok());
+        }
+        if let Some(h) = &hold {
+            h.publish(&out);
+        }
         if !send_all(&mut ws, out).await || !go_on {
+            return;
+        }
+    }
+}
+
+/// The reply of a watching page to any message but `state`.
+const WATCHING: &str = "this game is played on another page: this one watches it (its moves \
+     appear as they are played) and cannot move";
+
+/// A page that opened game `id` while another page plays it: it gets each state the player's
+/// page gets (no legal moves, `watching: true`) and cannot change the game. When the player's
+/// page leaves, it is told so, and reloading it takes the game over.
+async fn watch_game(mut ws: WebSocket, app: &App, id: &str, mut rx: watch::Receiver<Value>) {
+    log::info!("serve: a page watches game {id}");
+    let mut last = rx.borrow_and_update().clone();
+    let mut playing = true;
+    if !last.is_null() && !send_all(&mut ws, vec![last.clone()]).await {
+        return;
+    }
+    let mut heard = Instant::now();
+    loop {
+        let wait = app.idle.saturating_sub(heard.elapsed());
+        let out = tokio::select! {
+            changed = rx.changed(), if playing => match changed {
+                Ok(()) => {
+                    heard = Instant::now();
+                    last = rx.borrow_and_update().clone();
+                    vec![last.clone()]
+                }
+                Err(_) => {
+                    playing = false;
+                    let message = "the player's page has left this game; reload to play it";
+                    vec![json!({"type": "error", "message": message})]
+                }
+            },
+            got = tokio::time::timeout(wait, ws.recv()) => match got {
+                Err(_) => {
+                    let _ = ws.send(Message::Close(None)).await;
+                    return;
+                }
+                Ok(Some(Ok(Message::Text(t)))) => {
+                    heard = Instant::now();
+                    let asked: Value = serde_json::from_str(t.as_str()).unwrap_or(Value::Null);
+                    if asked["type"] == "state" && !last.is_null() {
+                        let mut v = last.clone();
+                        v["reply"] = json!(true);
+                        vec![v]
+                    } else {
+                        vec![json!({"type": "error", "message": WATCHING, "reply": true})]
+                    }
+                }
+                Ok(Some(Ok(Message::Binary(_)))) => vec![session::binary_refused()],
+                Ok(Some(Ok(Message::Close(_))) | None) | Ok(Some(Err(_))) => return,
+                Ok(Some(Ok(_))) => Vec::new(),
+            },
+        };
+        if !send_all(&mut ws, out).await {
             return;
         }
     }

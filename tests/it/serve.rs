@@ -87,6 +87,15 @@ impl Server {
         Board(ws)
     }
 
+    /// A board page on a new game, the engine playing Black at depth 1.
+    fn against_depth_1(&self) -> Board {
+        let mut page = self.board(None);
+        page.state_at(0);
+        page.send(r#"{"type":"engine","white":false,"black":true,"depth":1}"#);
+        page.state_at(0);
+        page
+    }
+
     /// SIGKILL: nothing of the server runs after it.
     fn kill(mut self) {
         self.child.kill().unwrap();
@@ -279,10 +288,7 @@ fn a_game_survives_kill_9_in_the_middle_of_a_search() {
 #[test]
 fn serve_plays_a_game_over_its_websocket() {
     let server = Server::start(&["--db", ":memory:"]);
-    let mut page = server.board(None);
-    page.state_at(0);
-    page.send(r#"{"type":"engine","white":false,"black":true,"depth":1}"#);
-    page.state_at(0);
+    let mut page = server.against_depth_1();
     page.send(r#"{"type":"move","move":"e2e4"}"#);
     assert_eq!(page.state_at(1)["history"][0]["text"], "e2e4");
     let answered = page.state_at(2);
@@ -335,4 +341,65 @@ fn a_request_head_sent_too_slowly_is_dropped() {
         "a silent connection dropped after {took:?}"
     );
     assert_eq!(server.json("/healthz")["status"], "ok");
+}
+
+/// Issue 26, item 3: a second page opening a game's URL while its player's page is open
+/// watches it: it sees each move as it is played, without legal moves, and its own moves are
+/// refused. When the player's page closes, the watcher is told, and the next page to open the
+/// game plays it.
+#[test]
+fn a_second_page_on_a_game_watches_it_live_and_cannot_move() {
+    let server = Server::start(&["--db", ":memory:"]);
+    let mut player = server.against_depth_1();
+    player.send(r#"{"type":"move","move":"e2e4"}"#);
+    let id = player.state_at(1)["game"].as_str().unwrap().to_string();
+    player.state_at(2);
+
+    let mut watcher = server.board(Some(&id));
+    let seen = watcher.state_at(2);
+    assert_eq!(seen["watching"], true);
+    assert_eq!(seen["game"], id.as_str());
+    assert_eq!(seen["legal"].as_array().unwrap().len(), 0);
+    player.send(r#"{"type":"move","move":"d2d4"}"#);
+    let mine = player.state_at(4);
+    let theirs = watcher.state_at(4);
+    assert_eq!(
+        theirs["history"], mine["history"],
+        "the watcher sees the moves played"
+    );
+    assert_eq!(theirs["watching"], true);
+    assert_ne!(mine["watching"], true);
+
+    // The watcher cannot move, nor change the engine or start a new game.
+    for msg in [
+        r#"{"type":"move","move":"g1f3"}"#,
+        r#"{"type":"new","variant":"chess"}"#,
+        r#"{"type":"engine","white":true}"#,
+    ] {
+        watcher.send(msg);
+        let v = watcher.next();
+        assert_eq!(v["type"], "error", "{v}");
+        assert_eq!(v["reply"], true);
+        assert!(v["message"].as_str().unwrap().contains("watches"), "{v}");
+    }
+    watcher.send(r#"{"type":"state"}"#);
+    let asked = watcher.next();
+    assert_eq!(
+        (asked["type"].as_str(), asked["reply"].as_bool()),
+        (Some("state"), Some(true))
+    );
+    let game = server.json(&format!("/game/{id}/json"));
+    assert_eq!(moves(&game).len(), 4, "the watcher's moves changed nothing");
+
+    // The player leaves: the watcher is told; the next page on the game plays it.
+    drop(player);
+    let told = watcher.next();
+    assert_eq!(told["type"], "error");
+    assert!(told["message"].as_str().unwrap().contains("left"), "{told}");
+    let mut next = server.board(Some(&id));
+    let plays = next.state_at(4);
+    assert_ne!(plays["watching"], true);
+    assert!(!plays["legal"].as_array().unwrap().is_empty());
+    next.send(r#"{"type":"move","move":"g1f3"}"#);
+    next.state_at(5);
 }

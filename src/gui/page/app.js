@@ -52,7 +52,7 @@ function connect() {
   ws.onmessage = (ev) => {
     const msg = JSON.parse(ev.data);
     if (msg.reply) window.cellmate.pending--;
-    if (msg.type === "state") { state = msg; showError(""); showGame(msg.game); render(); }
+    if (msg.type === "state") { state = msg; showError(""); showGame(msg.game); render(); showHosted(msg); }
     else if (msg.type === "info") { lastInfo = msg; renderInfo(); }
     else if (msg.type === "error") { showError(msg.message); }
     else if (msg.type === "display") { $("display").textContent = msg.text; }
@@ -284,6 +284,15 @@ function init() {
   $("import-btn").addEventListener("click", () => send({ type: "import", text: $("import").value }));
   document.addEventListener("keydown", (e) => { if (e.key === "Escape" && selected) { selected = null; render(); } });
   connect();
+}
+
+// ----- cellmate serve: a watched game -----
+
+// A page that opened a game another page plays watches it (state.watching): one line says so.
+function showHosted(st) {
+  const el = $("hosted");
+  if (!el) return;
+  el.textContent = st.watching ? "Watching: this game is played on another page; its moves appear here as they are played." : "";
 }
 
 init();
