@@ -80,6 +80,8 @@ pub struct Session {
     pool: Arc<Pool>,
     running: Option<Running>,
     next_id: u64,
+    /// Counts the games this session has had (a new game, an import, a stored game resumed).
+    games: u64,
     events_tx: Sender<Event>,
     events_rx: Receiver<Event>,
     /// The last progress report, kept for the state reply.
@@ -325,6 +327,7 @@ impl Session {
             pool,
             running: None,
             next_id: 1,
+            games: 0,
             events_tx,
             events_rx,
             last_info: None,
@@ -340,6 +343,11 @@ impl Session {
     }
     pub fn moves(&self) -> &[Move] {
         &self.moves
+    }
+    /// Which game this is: it changes when a game replaces the one there was (`new`, `import`,
+    /// [`Self::resume`]), not when moves are played or taken back.
+    pub fn game_number(&self) -> u64 {
+        self.games
     }
     pub fn is_thinking(&self) -> bool {
         self.running.is_some()
@@ -450,6 +458,7 @@ impl Session {
     /// Replaces the game (stopping any search).
     fn set_game(&mut self, start: AnyPos, moves: Vec<Move>) {
         self.stop_search();
+        self.games += 1;
         let fen = start.fen();
         self.start_fen = (fen != start.kind().startpos().fen()).then_some(fen);
         let mut pos = start.clone();

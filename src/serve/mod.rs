@@ -8,6 +8,7 @@
 //! [`sqlite::SqliteStore`]), each move written before the page is told it was played. A game
 //! has a URL, `/game/<id>`, that reopens it, also after the server was restarted or killed.
 
+pub mod clock;
 pub mod sqlite;
 pub mod store;
 
@@ -27,12 +28,13 @@ use hyper::body::Incoming;
 use serde_json::{json, Value};
 use tokio::sync::watch;
 
-use crate::core::{Dialect, Move};
+use crate::core::{Color, Dialect, Move};
 use crate::gui::pool::Pool;
 use crate::gui::session::{self, Session};
 use crate::gui::{Access, Config, MAX_HEAD, MAX_MESSAGE, POLL_EVERY, WRITE_TIMEOUT};
 use crate::notation::Word;
 use crate::variants::{AnyPos, VariantKind};
+use clock::TimeControl;
 use store::{GameId, GameStore, StoreResult, StoredGame, StoredMove};
 
 /// What every request handler shares.
@@ -324,7 +326,8 @@ async fn game_json(State(app): State<Arc<App>>, Path(id): Path<String>) -> Respo
         "fen": fen.ok(),
         "engine": serde_json::from_str::<Value>(&g.engine).unwrap_or(Value::Null),
         "created_ms": g.created_ms,
-        "moves": g.moves.iter().map(|m| json!({"move": m.text, "played_ms": m.played_ms})).collect::<Vec<_>>(),
+        "clock": g.clock.as_deref().and_then(|c| serde_json::from_str::<Value>(c).ok()),
+        "moves": g.moves.iter().map(|m| json!({"move": m.text, "played_ms": m.played_ms, "clock_ms": m.clock_ms})).collect::<Vec<_>>(),
     });
     no_store("application/json", v.to_string())
 }
@@ -384,35 +387,87 @@ async fn socket(
         })
 }
 
-/// What of a session's game is in the store, so that only what changed is written.
+/// What of a session's game is in the store, so that only what changed is written, and the
+/// game's clocks.
 struct Recorder {
     store: Arc<dyn GameStore>,
     id: Option<GameId>,
-    variant: String,
-    start_fen: String,
+    /// The session's [`Session::game_number`] of the stored game.
+    game: u64,
     moves: Vec<String>,
     engine: String,
+    /// The stored game's time control (`None`: untimed), and the next game's.
+    tc: Option<TimeControl>,
+    next_tc: Option<TimeControl>,
+    /// Each stored move's mover's time left after it.
+    left: Vec<Option<i64>>,
+    /// When the clock of the side to move started: the last move's time, or a take-back's.
+    since: Option<i64>,
+}
+
+/// The side that played each of the session's moves.
+fn movers(s: &Session) -> Vec<Color> {
+    let mut pos = s.start().clone();
+    (s.moves().iter())
+        .map(|&m| {
+            let c = pos.side_to_move();
+            pos.make_move(m);
+            c
+        })
+        .collect()
 }
 
 impl Recorder {
+    fn new(store: Arc<dyn GameStore>) -> Recorder {
+        Recorder {
+            store,
+            id: None,
+            game: 0,
+            moves: Vec::new(),
+            engine: String::new(),
+            tc: Some(TimeControl::DEFAULT),
+            next_tc: Some(TimeControl::DEFAULT),
+            left: Vec::new(),
+            since: None,
+        }
+    }
+
+    /// Takes the stored game `g`, just put into session `s`.
+    fn reopened(&mut self, g: StoredGame, s: &Session) {
+        self.id = Some(g.id);
+        self.game = s.game_number();
+        self.engine = g.engine;
+        self.tc = g.clock.as_deref().and_then(TimeControl::from_stored);
+        self.since = g.moves.last().map(|m| m.played_ms);
+        self.left = g.moves.iter().map(|m| m.clock_ms).collect();
+        self.moves = g.moves.into_iter().map(|m| m.text).collect();
+    }
+
     /// Writes what changed in the session's game since the last call. A game is stored from
-    /// its first move on; a new game or an import replaces the stored one by a new id.
+    /// its first move on; a new game or an import is stored as a new game, with a new id.
     fn sync(&mut self, s: &Session) -> StoreResult<()> {
-        let variant = s.pos().kind().name();
-        let start_fen = s.start().fen();
         let moves = s.move_texts();
         let engine = s.engine_json().to_string();
-        if self.id.is_none() || variant != self.variant || start_fen != self.start_fen {
+        if self.id.is_none() || s.game_number() != self.game {
             self.id = None;
+            self.game = s.game_number();
+            self.moves.clear();
+            self.left.clear();
+            self.since = None;
+            self.tc = self.next_tc;
             if moves.is_empty() {
                 return Ok(());
             }
-            let id = self.store.create(variant, &start_fen, &engine)?;
+            let variant = s.pos().kind().name();
+            let clock = self.tc.map(|tc| tc.to_json().to_string());
+            let id = self.store.create(&store::NewGame {
+                variant,
+                start_fen: &s.start().fen(),
+                engine: &engine,
+                clock: clock.as_deref(),
+            })?;
             log::info!("serve: game {id} ({variant}) stored");
             self.id = Some(id);
-            self.variant = variant.to_string();
-            self.start_fen = start_fen;
-            self.moves.clear();
         }
         let keep = self
             .moves
@@ -424,18 +479,55 @@ impl Recorder {
             return Ok(());
         }
         let now = store::now_ms();
-        let new: Vec<StoredMove> = moves[keep..]
-            .iter()
-            .map(|t| StoredMove {
-                text: t.clone(),
+        if keep < self.moves.len() {
+            // A take-back: the clock of the side to move starts again now.
+            self.since = Some(now);
+        }
+        self.left.truncate(keep);
+        let movers = movers(s);
+        let mut new = Vec::new();
+        for (i, text) in moves.iter().enumerate().skip(keep) {
+            let left = self.tc.map(|tc| {
+                let before = tc.left(&movers[..i], &self.left)[movers[i].index()];
+                tc.after_move(before, self.since.filter(|_| i > 0), now)
+            });
+            self.left.push(left);
+            self.since = Some(now);
+            new.push(StoredMove {
+                text: text.clone(),
                 played_ms: now,
-            })
-            .collect();
+                clock_ms: left,
+            });
+        }
         let id = self.id.as_deref().unwrap_or_default();
         self.store.append(id, keep, &new, &engine)?;
         self.moves = moves;
         self.engine = engine;
         Ok(())
+    }
+
+    /// The state's `clock` now (null in an untimed game): the stored game's, or before its
+    /// first move the time control it will have, both clocks full.
+    fn clock_json(&self, s: &Session) -> Value {
+        let stored = self.id.is_some() && s.game_number() == self.game;
+        let Some(tc) = (if stored { self.tc } else { self.next_tc }) else {
+            return Value::Null;
+        };
+        if !stored {
+            return clock::state_json(tc, [tc.base_ms; 2], None, None, store::now_ms());
+        }
+        let left = tc.left(&movers(s), &self.left);
+        let running =
+            (s.pos().outcome().is_none() && !s.moves().is_empty()).then(|| s.pos().side_to_move());
+        clock::state_json(tc, left, running, self.since, store::now_ms())
+    }
+
+    /// The side to move if its time is up (its moves are refused).
+    fn flagged(&self, s: &Session) -> Option<Color> {
+        let side = s.pos().side_to_move();
+        let clock = self.clock_json(s);
+        let name = ["white", "black"][side.index()];
+        (clock["running"] == name && clock["flag"] == name).then_some(side)
     }
 }
 
@@ -459,6 +551,7 @@ fn stored_first(rec: &mut Recorder, session: &Session, out: Vec<Value>) -> (Vec<
     for v in &mut out {
         if v["type"] == "state" {
             v["game"] = json!(rec.id);
+            v["clock"] = rec.clock_json(session);
         }
     }
     (out, true)
@@ -488,24 +581,13 @@ async fn board(mut ws: WebSocket, app: &Arc<App>, game: Option<String>) {
         }
     }
     let mut session = Session::with_pool(Arc::clone(&app.pool));
-    let mut rec = Recorder {
-        store: Arc::clone(&app.store),
-        id: None,
-        variant: String::new(),
-        start_fen: String::new(),
-        moves: Vec::new(),
-        engine: String::new(),
-    };
+    let mut rec = Recorder::new(Arc::clone(&app.store));
     let mut hello = Vec::new();
     if let Some(id) = game {
         match reopen(app, &id, &mut session) {
             Ok(g) => {
                 log::info!("serve: game {id} reopened at ply {}", g.moves.len());
-                rec.id = Some(g.id);
-                rec.variant = g.variant;
-                rec.start_fen = g.start_fen;
-                rec.moves = g.moves.into_iter().map(|m| m.text).collect();
-                rec.engine = g.engine;
+                rec.reopened(g, &session);
             }
             Err(e) => {
                 hold = None;
@@ -538,7 +620,7 @@ async fn board(mut ws: WebSocket, app: &Arc<App>, game: Option<String>) {
             Err(_) => Vec::new(),
             Ok(Some(Ok(Message::Text(t)))) => {
                 heard = Instant::now();
-                session.handle(t.as_str())
+                hosted(&mut rec, &mut session, t.as_str())
             }
             Ok(Some(Ok(Message::Binary(_)))) => {
                 heard = Instant::now();
@@ -579,8 +661,11 @@ async fn watch_game(mut ws: WebSocket, app: &App, id: &str, mut rx: watch::Recei
     log::info!("serve: a page watches game {id}");
     let mut last = rx.borrow_and_update().clone();
     let mut playing = true;
-    if !last.is_null() && !send_all(&mut ws, vec![last.clone()]).await {
-        return;
+    if !last.is_null() {
+        clock::age(&mut last, store::now_ms());
+        if !send_all(&mut ws, vec![last.clone()]).await {
+            return;
+        }
     }
     let mut heard = Instant::now();
     loop {
@@ -608,6 +693,7 @@ async fn watch_game(mut ws: WebSocket, app: &App, id: &str, mut rx: watch::Recei
                     let asked: Value = serde_json::from_str(t.as_str()).unwrap_or(Value::Null);
                     if asked["type"] == "state" && !last.is_null() {
                         let mut v = last.clone();
+                        clock::age(&mut v, store::now_ms());
                         v["reply"] = json!(true);
                         vec![v]
                     } else {
@@ -623,6 +709,33 @@ async fn watch_game(mut ws: WebSocket, app: &App, id: &str, mut rx: watch::Recei
             return;
         }
     }
+}
+
+/// A page's message to the session, or to the server: `clock` (a time control, for the game
+/// if it has no move yet, else for the next one), and a move refused when its side's time is
+/// up.
+fn hosted(rec: &mut Recorder, session: &mut Session, text: &str) -> Vec<Value> {
+    let msg: Value = serde_json::from_str(text).unwrap_or(Value::Null);
+    let refuse =
+        |message: String| vec![json!({"type": "error", "message": message, "reply": true})];
+    if msg["type"] == "clock" {
+        return match TimeControl::from_message(&msg) {
+            Ok(tc) => {
+                rec.next_tc = tc;
+                let mut state = session.state();
+                state["reply"] = json!(true);
+                vec![state]
+            }
+            Err(e) => refuse(e),
+        };
+    }
+    if msg["type"] == "move" {
+        if let Some(side) = rec.flagged(session) {
+            let side = ["White", "Black"][side.index()];
+            return refuse(format!("{side}'s time is up: {side} has lost on time"));
+        }
+    }
+    session.handle(text)
 }
 
 /// Puts the stored game `id` into the session.

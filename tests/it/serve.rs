@@ -403,3 +403,94 @@ fn a_second_page_on_a_game_watches_it_live_and_cannot_move() {
     next.send(r#"{"type":"move","move":"g1f3"}"#);
     next.state_at(5);
 }
+
+/// Issue 26, item 3: each side's clock, the time control chosen by the page, kept by the
+/// server from the moves' times, stored with each move and back after a restart; a side whose
+/// time is up cannot move. A new game is stored as another game.
+#[test]
+fn clocks_are_kept_stored_and_restored() {
+    let db = Db::new("clocks");
+    let [db, path] = db.options();
+    let server = Server::start(&[&db, &path]);
+    let mut page = server.against_depth_1();
+    page.send(r#"{"type":"clock","base_ms":60000,"inc_ms":1000}"#);
+    let chosen = page.state_at(0);
+    assert_eq!(chosen["clock"]["white_ms"], 60_000);
+    assert_eq!(chosen["clock"]["running"], Value::Null);
+    page.send(r#"{"type":"move","move":"e2e4"}"#);
+    let first = page.state_at(1);
+    assert_eq!(first["clock"]["white_ms"], 61_000, "the first move is free");
+    assert_eq!(first["clock"]["running"], "black");
+    let answered = page.state_at(2);
+    let black = answered["clock"]["black_ms"].as_i64().unwrap();
+    assert!((56_000..=61_000).contains(&black), "black {black}");
+    assert_eq!(answered["clock"]["running"], "white");
+    std::thread::sleep(Duration::from_millis(300));
+    page.send(r#"{"type":"move","move":"d2d4"}"#);
+    let white = page.state_at(3)["clock"]["white_ms"].as_i64().unwrap();
+    assert!(
+        (58_000..=61_700).contains(&white),
+        "white {white} after 300 ms"
+    );
+    page.state_at(4);
+    let id = answered["game"].as_str().unwrap().to_string();
+    let game = server.json(&format!("/game/{id}/json"));
+    assert_eq!(game["clock"]["base_ms"], 60_000);
+    let stored: Vec<i64> = (game["moves"].as_array().unwrap().iter())
+        .map(|m| m["clock_ms"].as_i64().unwrap())
+        .collect();
+    assert_eq!(&stored[..3], &[61_000, black, white]);
+
+    // A new game is another stored game; the first keeps its moves.
+    page.send(r#"{"type":"new","variant":"chess"}"#);
+    assert_eq!(page.state_at(0)["game"], Value::Null);
+    page.send(r#"{"type":"move","move":"g1f3"}"#);
+    let other = page.state_at(1)["game"].as_str().unwrap().to_string();
+    assert_ne!(other, id);
+    assert_eq!(moves(&server.json(&format!("/game/{id}/json"))).len(), 4);
+    server.kill();
+
+    let server = Server::start(&[&db, &path]);
+    let mut page = server.board(Some(&id));
+    let back = page.state_at(4);
+    assert_eq!(
+        back["clock"]["black_ms"], stored[3],
+        "Black's clock as stored"
+    );
+    let white = back["clock"]["white_ms"].as_i64().unwrap();
+    assert!(
+        white <= stored[2] && white > stored[2] - 5_000,
+        "White's runs on: {white}"
+    );
+    assert_eq!(back["clock"]["base_ms"], 60_000);
+    assert_eq!(back["clock"]["running"], "white");
+    drop(page);
+
+    // 200 ms a side, no increment: White's time is up before its second move.
+    let mut page = server.board(None);
+    let default = &page.state_at(0)["clock"];
+    let tc = (default["base_ms"].as_i64(), default["inc_ms"].as_i64());
+    assert_eq!(
+        tc,
+        (Some(900_000), Some(10_000)),
+        "15 minutes and 10 s a move"
+    );
+    page.send(r#"{"type":"engine","white":false,"black":false}"#);
+    page.state_at(0);
+    page.send(r#"{"type":"clock","base_ms":200}"#);
+    page.state_at(0);
+    page.send(r#"{"type":"move","move":"e2e4"}"#);
+    page.state_at(1);
+    page.send(r#"{"type":"move","move":"e7e5"}"#);
+    page.state_at(2);
+    std::thread::sleep(Duration::from_millis(400));
+    page.send(r#"{"type":"state"}"#);
+    assert_eq!(page.state_at(2)["clock"]["flag"], "white");
+    page.send(r#"{"type":"move","move":"d2d4"}"#);
+    let refused = page.next();
+    assert_eq!(refused["type"], "error");
+    assert!(
+        refused["message"].as_str().unwrap().contains("time is up"),
+        "{refused}"
+    );
+}
