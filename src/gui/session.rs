@@ -86,6 +86,8 @@ pub struct Session {
     events_rx: Receiver<Event>,
     /// The last progress report, kept for the state reply.
     last_info: Option<Value>,
+    /// The running search's place in the pool's queue last told the page (`None`: searching).
+    told_place: Option<usize>,
 }
 
 fn error(message: impl Into<String>) -> Value {
@@ -331,6 +333,7 @@ impl Session {
             events_tx,
             events_rx,
             last_info: None,
+            told_place: None,
         }
     }
 
@@ -699,6 +702,13 @@ impl Session {
     /// search ended, its move played and the new state.
     pub fn poll(&mut self) -> Vec<Value> {
         let mut out = Vec::new();
+        // Searches wait their turn when every worker is busy: the page is told its place, and
+        // when its search starts (`place` null).
+        let place = (self.running.as_ref()).and_then(|r| self.pool.place(&r.control));
+        if place != self.told_place {
+            self.told_place = place;
+            out.push(json!({"type": "queue", "place": place, "waiting": self.pool.waiting()}));
+        }
         while let Ok(ev) = self.events_rx.try_recv() {
             match ev {
                 Event::Info(id, info) => {

@@ -494,3 +494,37 @@ fn clocks_are_kept_stored_and_restored() {
         "{refused}"
     );
 }
+
+/// Issue 26, item 2: with one worker busy, searches asked for by other pages wait in the order
+/// they came, and each waiting page is told its place, again when it moves up, and when its
+/// search starts.
+#[test]
+fn waiting_searches_are_served_in_order_and_told_their_place() {
+    let server = Server::start(&["--db", ":memory:"]);
+    let mut pages: Vec<Board> = (0..3).map(|_| server.against_depth_1()).collect();
+    for page in &mut pages {
+        page.send(r#"{"type":"engine","black":true,"movetime":20000}"#);
+        page.state_at(0);
+        page.send(r#"{"type":"move","move":"e2e4"}"#);
+        page.state_at(1);
+    }
+    let place = |page: &mut Board| loop {
+        let v = page.next();
+        if v["type"] == "queue" {
+            return v["place"].as_u64();
+        }
+    };
+    assert_eq!(place(&mut pages[1]), Some(1));
+    assert_eq!(place(&mut pages[2]), Some(2));
+    assert_eq!(server.json("/healthz")["waiting"], 2);
+    // The first page's search ends: the second one's starts, the third moves up.
+    pages[0].send(r#"{"type":"stop"}"#);
+    pages[0].state_at(2);
+    assert_eq!(place(&mut pages[1]), None);
+    assert_eq!(place(&mut pages[2]), Some(1));
+    pages[1].send(r#"{"type":"stop"}"#);
+    pages[1].state_at(2);
+    assert_eq!(place(&mut pages[2]), None);
+    pages[2].send(r#"{"type":"stop"}"#);
+    pages[2].state_at(2);
+}

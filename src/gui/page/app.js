@@ -53,6 +53,7 @@ function connect() {
     const msg = JSON.parse(ev.data);
     if (msg.reply) window.cellmate.pending--;
     if (msg.type === "state") { state = msg; showError(""); showGame(msg.game); render(); showHosted(msg); showClock(msg); }
+    else if (msg.type === "queue") { showQueue(msg); }
     else if (msg.type === "info") { lastInfo = msg; renderInfo(); }
     else if (msg.type === "error") { showError(msg.message); }
     else if (msg.type === "display") { $("display").textContent = msg.text; }
@@ -293,6 +294,14 @@ function showHosted(st) {
   const el = $("hosted");
   if (!el) return;
   el.textContent = st.watching ? "Watching: this game is played on another page; its moves appear here as they are played." : "";
+}
+
+// ----- the search queue -----
+
+// When every search worker is busy the engine's move waits its turn: one line says the place.
+function showQueue(msg) {
+  const el = $("queue");
+  if (el) el.textContent = msg.place ? `Waiting for a free engine: place ${msg.place} of ${msg.waiting} in line.` : "";
 }
 
 // ----- cellmate serve: game clocks -----
