@@ -152,6 +152,9 @@ enum Command {
         /// The SQLite database of the games (created if missing; `:memory:` keeps nothing).
         #[arg(long, default_value = "cellmate.db")]
         db: String,
+        /// Seconds a client may take to send a request head; a slower one is dropped.
+        #[arg(long, default_value_t = cellmate::serve::HEAD_TIMEOUT.as_secs())]
+        head_timeout: u64,
     },
     /// Fits material values to game results (Texel method) over the quiet positions of the
     /// games in a PGN file written by `cellmate match --pgn`.
@@ -519,6 +522,7 @@ fn main() -> ExitCode {
             hash,
             idle_timeout,
             db,
+            head_timeout,
         }) => {
             let config = cellmate::gui::Config {
                 allow_origins: allow_origin,
@@ -528,7 +532,11 @@ fn main() -> ExitCode {
                 hash_mb: hash,
                 eval,
             };
-            cellmate::serve::run(bind, &config, &db).map_err(|e| format!("serve: {e}"))
+            let settings = cellmate::serve::Settings {
+                db,
+                head_timeout: std::time::Duration::from_secs(head_timeout),
+            };
+            cellmate::serve::run(bind, &config, &settings).map_err(|e| format!("serve: {e}"))
         }
         Some(Command::Tune {
             pgn,

@@ -125,6 +125,20 @@ impl Pool {
         }
     }
 
+    /// The place in the queue of the job searched under `control`: 1 if it is the next one a
+    /// worker takes, `None` if no job of `control` waits behind busy workers (it runs, ran, was stopped, or a
+    /// worker is free to take it now). Jobs
+    /// are taken in the order they came, whoever asked for them.
+    pub fn place(&self, control: &Arc<Control>) -> Option<usize> {
+        let q = self.lock();
+        if q.busy < self.workers {
+            return None; // a free worker takes it now
+        }
+        let mut live = q.jobs.iter().filter(|j| !j.control.stopped());
+        live.position(|j| Arc::ptr_eq(&j.control, control))
+            .map(|i| i + 1)
+    }
+
     /// Jobs queued and not yet taken by a worker, stopped ones not counted.
     pub fn waiting(&self) -> usize {
         self.lock()

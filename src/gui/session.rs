@@ -80,10 +80,14 @@ pub struct Session {
     pool: Arc<Pool>,
     running: Option<Running>,
     next_id: u64,
+    /// Counts the games this session has had (a new game, an import, a stored game resumed).
+    games: u64,
     events_tx: Sender<Event>,
     events_rx: Receiver<Event>,
     /// The last progress report, kept for the state reply.
     last_info: Option<Value>,
+    /// The running search's place in the pool's queue last told the page (`None`: searching).
+    told_place: Option<usize>,
 }
 
 fn error(message: impl Into<String>) -> Value {
@@ -325,9 +329,11 @@ impl Session {
             pool,
             running: None,
             next_id: 1,
+            games: 0,
             events_tx,
             events_rx,
             last_info: None,
+            told_place: None,
         }
     }
 
@@ -340,6 +346,11 @@ impl Session {
     }
     pub fn moves(&self) -> &[Move] {
         &self.moves
+    }
+    /// Which game this is: it changes when a game replaces the one there was (`new`, `import`,
+    /// [`Self::resume`]), not when moves are played or taken back.
+    pub fn game_number(&self) -> u64 {
+        self.games
     }
     pub fn is_thinking(&self) -> bool {
         self.running.is_some()
@@ -450,6 +461,7 @@ impl Session {
     /// Replaces the game (stopping any search).
     fn set_game(&mut self, start: AnyPos, moves: Vec<Move>) {
         self.stop_search();
+        self.games += 1;
         let fen = start.fen();
         self.start_fen = (fen != start.kind().startpos().fen()).then_some(fen);
         let mut pos = start.clone();
@@ -690,6 +702,13 @@ impl Session {
     /// search ended, its move played and the new state.
     pub fn poll(&mut self) -> Vec<Value> {
         let mut out = Vec::new();
+        // Searches wait their turn when every worker is busy: the page is told its place, and
+        // when its search starts (`place` null).
+        let place = (self.running.as_ref()).and_then(|r| self.pool.place(&r.control));
+        if place != self.told_place {
+            self.told_place = place;
+            out.push(json!({"type": "queue", "place": place, "waiting": self.pool.waiting()}));
+        }
         while let Ok(ev) = self.events_rx.try_recv() {
             match ev {
                 Event::Info(id, info) => {

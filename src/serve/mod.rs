@@ -8,6 +8,7 @@
 //! [`sqlite::SqliteStore`]), each move written before the page is told it was played. A game
 //! has a URL, `/game/<id>`, that reopens it, also after the server was restarted or killed.
 
+pub mod clock;
 pub mod sqlite;
 pub mod store;
 
@@ -17,20 +18,23 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
-use axum::extract::{Path, Request, State};
+use axum::extract::{ConnectInfo, Path, Request, State};
 use axum::http::{header, Method, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::Router;
+use hyper::body::Incoming;
 use serde_json::{json, Value};
+use tokio::sync::watch;
 
-use crate::core::{Dialect, Move};
+use crate::core::{Color, Dialect, Move};
 use crate::gui::pool::Pool;
 use crate::gui::session::{self, Session};
 use crate::gui::{Access, Config, MAX_HEAD, MAX_MESSAGE, POLL_EVERY, WRITE_TIMEOUT};
 use crate::notation::Word;
 use crate::variants::{AnyPos, VariantKind};
+use clock::TimeControl;
 use store::{GameId, GameStore, StoreResult, StoredGame, StoredMove};
 
 /// What every request handler shares.
@@ -42,12 +46,81 @@ struct App {
     sessions: AtomicUsize,
     max_sessions: usize,
     idle: Duration,
+    /// The games a page plays now, each with its last state for the pages watching it.
+    live: std::sync::Mutex<std::collections::HashMap<GameId, watch::Sender<Value>>>,
 }
 
-/// Opens the store at `db`, binds `bind` and serves until the process ends. `config` is the
+/// A page's hold on the game it plays: while it lasts, another page opening the game watches
+/// it. Dropping it frees the game (its watchers are told).
+struct Hold {
+    app: Arc<App>,
+    id: GameId,
+    tx: watch::Sender<Value>,
+}
+
+impl App {
+    /// The game `id` for a page: a hold on it if no page plays it, else a watch of it.
+    fn claim(self: &Arc<App>, id: &str) -> Result<Hold, watch::Receiver<Value>> {
+        let mut live = self.live.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(tx) = live.get(id) {
+            return Err(tx.subscribe());
+        }
+        let (tx, _) = watch::channel(Value::Null);
+        live.insert(id.to_string(), tx.clone());
+        Ok(Hold {
+            app: Arc::clone(self),
+            id: id.to_string(),
+            tx,
+        })
+    }
+}
+
+impl Hold {
+    /// Shows the states among `out` to the game's watchers: as the player sees them, but
+    /// without legal moves, marked `watching` and not replies to anything of theirs.
+    fn publish(&self, out: &[Value]) {
+        for v in out.iter().filter(|v| v["type"] == "state") {
+            let mut w = v.clone();
+            if let Some(o) = w.as_object_mut() {
+                o.remove("reply");
+                o.insert("legal".into(), json!([]));
+                o.insert("watching".into(), json!(true));
+            }
+            self.tx.send_replace(w);
+        }
+    }
+}
+
+impl Drop for Hold {
+    fn drop(&mut self) {
+        let mut live = (self.app.live.lock()).unwrap_or_else(|e| e.into_inner());
+        live.remove(&self.id);
+    }
+}
+
+/// What `cellmate serve` adds to the local board's [`Config`].
+#[derive(Clone, Debug)]
+pub struct Settings {
+    /// The SQLite database of the games (`:memory:` keeps nothing).
+    pub db: String,
+    /// A request head not read whole within this time ends its connection.
+    pub head_timeout: Duration,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            db: "cellmate.db".into(),
+            head_timeout: HEAD_TIMEOUT,
+        }
+    }
+}
+
+/// Opens the store at `settings.db`, binds `bind` and serves until the process ends. `config` is the
 /// local board's ([`crate::gui::Config`]): its `max_connections` bounds the board pages open
 /// at once.
-pub fn run(bind: SocketAddr, config: &Config, db: &str) -> Result<(), String> {
+pub fn run(bind: SocketAddr, config: &Config, settings: &Settings) -> Result<(), String> {
+    let db = &settings.db;
     let store = sqlite::SqliteStore::open(db).map_err(|e| format!("{db}: {e}"))?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -58,7 +131,7 @@ pub fn run(bind: SocketAddr, config: &Config, db: &str) -> Result<(), String> {
         let listener = tokio::net::TcpListener::bind(bind)
             .await
             .map_err(|e| format!("{bind}: {e}"))?;
-        serve(listener, config, Arc::new(store)).await
+        serve(listener, config, settings, Arc::new(store)).await
     })
 }
 
@@ -66,8 +139,10 @@ pub fn run(bind: SocketAddr, config: &Config, db: &str) -> Result<(), String> {
 pub async fn serve(
     listener: tokio::net::TcpListener,
     config: &Config,
+    settings: &Settings,
     store: Arc<dyn GameStore>,
 ) -> Result<(), String> {
+    let head_timeout = settings.head_timeout;
     let addr = listener.local_addr().map_err(|e| e.to_string())?;
     let games = store.list().map_err(|e| e.to_string())?;
     let pool = Pool::with_eval(config.workers, config.hash_mb, config.eval)?;
@@ -78,6 +153,7 @@ pub async fn serve(
         sessions: AtomicUsize::new(0),
         max_sessions: config.max_connections,
         idle: config.idle_timeout,
+        live: Default::default(),
     });
     log::info!(
         "serve: {} stored games, each at /game/<id>; {} search workers, {} MB table",
@@ -97,9 +173,50 @@ pub async fn serve(
             access,
         ))
         .with_state(app);
-    axum::serve(listener, router)
-        .await
-        .map_err(|e| e.to_string())
+    accept(listener, router, head_timeout).await
+}
+
+/// How long a client may take to send a request head by default (the local board's read
+/// timeout): one that sends it byte by byte, or opens a connection and sends nothing, is
+/// dropped then.
+pub const HEAD_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Serves each connection of `listener` on a task of its own: HTTP/1.1 by hyper with its
+/// timer, so that a request head not read whole within `head_timeout` (also the first one,
+/// and the next one of a kept-alive connection) ends the connection. `axum::serve` sets no
+/// timer, and without one hyper waits for a head forever.
+async fn accept(
+    listener: tokio::net::TcpListener,
+    router: Router,
+    head_timeout: Duration,
+) -> Result<(), String> {
+    loop {
+        let (tcp, remote) = match listener.accept().await {
+            Ok(c) => c,
+            Err(e) => {
+                // Out of file descriptors and the like: wait a little rather than spin.
+                log::warn!("serve: accept: {e}");
+                tokio::time::sleep(Duration::from_millis(50)).await;
+                continue;
+            }
+        };
+        let _ = tcp.set_nodelay(true);
+        let router = router.clone();
+        let service = hyper::service::service_fn(move |mut req: Request<Incoming>| {
+            req.extensions_mut().insert(ConnectInfo(remote));
+            tower_service::Service::call(&mut router.clone(), req.map(axum::body::Body::new))
+        });
+        tokio::spawn(async move {
+            let conn = hyper::server::conn::http1::Builder::new()
+                .timer(hyper_util::rt::TokioTimer::new())
+                .header_read_timeout(head_timeout)
+                .serve_connection(hyper_util::rt::TokioIo::new(tcp), service)
+                .with_upgrades();
+            if let Err(e) = conn.await {
+                log::debug!("serve: connection from {remote}: {e}");
+            }
+        });
+    }
 }
 
 /// The Host and Origin checks of [`Access`], and the local board's limit on a request head's
@@ -209,7 +326,8 @@ async fn game_json(State(app): State<Arc<App>>, Path(id): Path<String>) -> Respo
         "fen": fen.ok(),
         "engine": serde_json::from_str::<Value>(&g.engine).unwrap_or(Value::Null),
         "created_ms": g.created_ms,
-        "moves": g.moves.iter().map(|m| json!({"move": m.text, "played_ms": m.played_ms})).collect::<Vec<_>>(),
+        "clock": g.clock.as_deref().and_then(|c| serde_json::from_str::<Value>(c).ok()),
+        "moves": g.moves.iter().map(|m| json!({"move": m.text, "played_ms": m.played_ms, "clock_ms": m.clock_ms})).collect::<Vec<_>>(),
     });
     no_store("application/json", v.to_string())
 }
@@ -269,35 +387,87 @@ async fn socket(
         })
 }
 
-/// What of a session's game is in the store, so that only what changed is written.
+/// What of a session's game is in the store, so that only what changed is written, and the
+/// game's clocks.
 struct Recorder {
     store: Arc<dyn GameStore>,
     id: Option<GameId>,
-    variant: String,
-    start_fen: String,
+    /// The session's [`Session::game_number`] of the stored game.
+    game: u64,
     moves: Vec<String>,
     engine: String,
+    /// The stored game's time control (`None`: untimed), and the next game's.
+    tc: Option<TimeControl>,
+    next_tc: Option<TimeControl>,
+    /// Each stored move's mover's time left after it.
+    left: Vec<Option<i64>>,
+    /// When the clock of the side to move started: the last move's time, or a take-back's.
+    since: Option<i64>,
+}
+
+/// The side that played each of the session's moves.
+fn movers(s: &Session) -> Vec<Color> {
+    let mut pos = s.start().clone();
+    (s.moves().iter())
+        .map(|&m| {
+            let c = pos.side_to_move();
+            pos.make_move(m);
+            c
+        })
+        .collect()
 }
 
 impl Recorder {
+    fn new(store: Arc<dyn GameStore>) -> Recorder {
+        Recorder {
+            store,
+            id: None,
+            game: 0,
+            moves: Vec::new(),
+            engine: String::new(),
+            tc: Some(TimeControl::DEFAULT),
+            next_tc: Some(TimeControl::DEFAULT),
+            left: Vec::new(),
+            since: None,
+        }
+    }
+
+    /// Takes the stored game `g`, just put into session `s`.
+    fn reopened(&mut self, g: StoredGame, s: &Session) {
+        self.id = Some(g.id);
+        self.game = s.game_number();
+        self.engine = g.engine;
+        self.tc = g.clock.as_deref().and_then(TimeControl::from_stored);
+        self.since = g.moves.last().map(|m| m.played_ms);
+        self.left = g.moves.iter().map(|m| m.clock_ms).collect();
+        self.moves = g.moves.into_iter().map(|m| m.text).collect();
+    }
+
     /// Writes what changed in the session's game since the last call. A game is stored from
-    /// its first move on; a new game or an import replaces the stored one by a new id.
+    /// its first move on; a new game or an import is stored as a new game, with a new id.
     fn sync(&mut self, s: &Session) -> StoreResult<()> {
-        let variant = s.pos().kind().name();
-        let start_fen = s.start().fen();
         let moves = s.move_texts();
         let engine = s.engine_json().to_string();
-        if self.id.is_none() || variant != self.variant || start_fen != self.start_fen {
+        if self.id.is_none() || s.game_number() != self.game {
             self.id = None;
+            self.game = s.game_number();
+            self.moves.clear();
+            self.left.clear();
+            self.since = None;
+            self.tc = self.next_tc;
             if moves.is_empty() {
                 return Ok(());
             }
-            let id = self.store.create(variant, &start_fen, &engine)?;
+            let variant = s.pos().kind().name();
+            let clock = self.tc.map(|tc| tc.to_json().to_string());
+            let id = self.store.create(&store::NewGame {
+                variant,
+                start_fen: &s.start().fen(),
+                engine: &engine,
+                clock: clock.as_deref(),
+            })?;
             log::info!("serve: game {id} ({variant}) stored");
             self.id = Some(id);
-            self.variant = variant.to_string();
-            self.start_fen = start_fen;
-            self.moves.clear();
         }
         let keep = self
             .moves
@@ -309,18 +479,55 @@ impl Recorder {
             return Ok(());
         }
         let now = store::now_ms();
-        let new: Vec<StoredMove> = moves[keep..]
-            .iter()
-            .map(|t| StoredMove {
-                text: t.clone(),
+        if keep < self.moves.len() {
+            // A take-back: the clock of the side to move starts again now.
+            self.since = Some(now);
+        }
+        self.left.truncate(keep);
+        let movers = movers(s);
+        let mut new = Vec::new();
+        for (i, text) in moves.iter().enumerate().skip(keep) {
+            let left = self.tc.map(|tc| {
+                let before = tc.left(&movers[..i], &self.left)[movers[i].index()];
+                tc.after_move(before, self.since.filter(|_| i > 0), now)
+            });
+            self.left.push(left);
+            self.since = Some(now);
+            new.push(StoredMove {
+                text: text.clone(),
                 played_ms: now,
-            })
-            .collect();
+                clock_ms: left,
+            });
+        }
         let id = self.id.as_deref().unwrap_or_default();
         self.store.append(id, keep, &new, &engine)?;
         self.moves = moves;
         self.engine = engine;
         Ok(())
+    }
+
+    /// The state's `clock` now (null in an untimed game): the stored game's, or before its
+    /// first move the time control it will have, both clocks full.
+    fn clock_json(&self, s: &Session) -> Value {
+        let stored = self.id.is_some() && s.game_number() == self.game;
+        let Some(tc) = (if stored { self.tc } else { self.next_tc }) else {
+            return Value::Null;
+        };
+        if !stored {
+            return clock::state_json(tc, [tc.base_ms; 2], None, None, store::now_ms());
+        }
+        let left = tc.left(&movers(s), &self.left);
+        let running =
+            (s.pos().outcome().is_none() && !s.moves().is_empty()).then(|| s.pos().side_to_move());
+        clock::state_json(tc, left, running, self.since, store::now_ms())
+    }
+
+    /// The side to move if its time is up (its moves are refused).
+    fn flagged(&self, s: &Session) -> Option<Color> {
+        let side = s.pos().side_to_move();
+        let clock = self.clock_json(s);
+        let name = ["white", "black"][side.index()];
+        (clock["running"] == name && clock["flag"] == name).then_some(side)
     }
 }
 
@@ -344,6 +551,7 @@ fn stored_first(rec: &mut Recorder, session: &Session, out: Vec<Value>) -> (Vec<
     for v in &mut out {
         if v["type"] == "state" {
             v["game"] = json!(rec.id);
+            v["clock"] = rec.clock_json(session);
         }
     }
     (out, true)
@@ -364,32 +572,34 @@ async fn send_all(ws: &mut WebSocket, out: Vec<Value>) -> bool {
 
 /// One board page: its session's messages and the engine's reports, until it closes or is
 /// quiet (no message, no search) for the idle timeout.
-async fn board(mut ws: WebSocket, app: &App, game: Option<String>) {
+async fn board(mut ws: WebSocket, app: &Arc<App>, game: Option<String>) {
+    let mut hold = None;
+    if let Some(id) = &game {
+        match app.claim(id) {
+            Ok(h) => hold = Some(h),
+            Err(rx) => return watch_game(ws, app, id, rx).await,
+        }
+    }
     let mut session = Session::with_pool(Arc::clone(&app.pool));
-    let mut rec = Recorder {
-        store: Arc::clone(&app.store),
-        id: None,
-        variant: String::new(),
-        start_fen: String::new(),
-        moves: Vec::new(),
-        engine: String::new(),
-    };
+    let mut rec = Recorder::new(Arc::clone(&app.store));
     let mut hello = Vec::new();
     if let Some(id) = game {
         match reopen(app, &id, &mut session) {
             Ok(g) => {
                 log::info!("serve: game {id} reopened at ply {}", g.moves.len());
-                rec.id = Some(g.id);
-                rec.variant = g.variant;
-                rec.start_fen = g.start_fen;
-                rec.moves = g.moves.into_iter().map(|m| m.text).collect();
-                rec.engine = g.engine;
+                rec.reopened(g, &session);
             }
-            Err(e) => hello.push(json!({"type": "error", "message": e})),
+            Err(e) => {
+                hold = None;
+                hello.push(json!({"type": "error", "message": e}));
+            }
         }
     }
     hello.push(session.state());
     let (hello, go_on) = stored_first(&mut rec, &session, hello);
+    if let Some(h) = &hold {
+        h.publish(&hello);
+    }
     if !send_all(&mut ws, hello).await || !go_on {
         return;
     }
@@ -410,7 +620,7 @@ async fn board(mut ws: WebSocket, app: &App, game: Option<String>) {
             Err(_) => Vec::new(),
             Ok(Some(Ok(Message::Text(t)))) => {
                 heard = Instant::now();
-                session.handle(t.as_str())
+                hosted(&mut rec, &mut session, t.as_str())
             }
             Ok(Some(Ok(Message::Binary(_)))) => {
                 heard = Instant::now();
@@ -426,10 +636,106 @@ async fn board(mut ws: WebSocket, app: &App, game: Option<String>) {
         let mut out = out;
         out.extend(session.poll());
         let (out, go_on) = stored_first(&mut rec, &session, out);
+        if hold.as_ref().map(|h| &h.id) != rec.id.as_ref() {
+            // A new game (or an import) is stored under a new id: its watchers are not this
+            // game's; nobody can hold a new id yet.
+            hold = rec.id.as_deref().and_then(|id| app.claim(id).ok());
+        }
+        if let Some(h) = &hold {
+            h.publish(&out);
+        }
         if !send_all(&mut ws, out).await || !go_on {
             return;
         }
     }
+}
+
+/// The reply of a watching page to any message but `state`.
+const WATCHING: &str = "this game is played on another page: this one watches it (its moves \
+     appear as they are played) and cannot move";
+
+/// A page that opened game `id` while another page plays it: it gets each state the player's
+/// page gets (no legal moves, `watching: true`) and cannot change the game. When the player's
+/// page leaves, it is told so, and reloading it takes the game over.
+async fn watch_game(mut ws: WebSocket, app: &App, id: &str, mut rx: watch::Receiver<Value>) {
+    log::info!("serve: a page watches game {id}");
+    let mut last = rx.borrow_and_update().clone();
+    let mut playing = true;
+    if !last.is_null() {
+        clock::age(&mut last, store::now_ms());
+        if !send_all(&mut ws, vec![last.clone()]).await {
+            return;
+        }
+    }
+    let mut heard = Instant::now();
+    loop {
+        let wait = app.idle.saturating_sub(heard.elapsed());
+        let out = tokio::select! {
+            changed = rx.changed(), if playing => match changed {
+                Ok(()) => {
+                    heard = Instant::now();
+                    last = rx.borrow_and_update().clone();
+                    vec![last.clone()]
+                }
+                Err(_) => {
+                    playing = false;
+                    let message = "the player's page has left this game; reload to play it";
+                    vec![json!({"type": "error", "message": message})]
+                }
+            },
+            got = tokio::time::timeout(wait, ws.recv()) => match got {
+                Err(_) => {
+                    let _ = ws.send(Message::Close(None)).await;
+                    return;
+                }
+                Ok(Some(Ok(Message::Text(t)))) => {
+                    heard = Instant::now();
+                    let asked: Value = serde_json::from_str(t.as_str()).unwrap_or(Value::Null);
+                    if asked["type"] == "state" && !last.is_null() {
+                        let mut v = last.clone();
+                        clock::age(&mut v, store::now_ms());
+                        v["reply"] = json!(true);
+                        vec![v]
+                    } else {
+                        vec![json!({"type": "error", "message": WATCHING, "reply": true})]
+                    }
+                }
+                Ok(Some(Ok(Message::Binary(_)))) => vec![session::binary_refused()],
+                Ok(Some(Ok(Message::Close(_))) | None) | Ok(Some(Err(_))) => return,
+                Ok(Some(Ok(_))) => Vec::new(),
+            },
+        };
+        if !send_all(&mut ws, out).await {
+            return;
+        }
+    }
+}
+
+/// A page's message to the session, or to the server: `clock` (a time control, for the game
+/// if it has no move yet, else for the next one), and a move refused when its side's time is
+/// up.
+fn hosted(rec: &mut Recorder, session: &mut Session, text: &str) -> Vec<Value> {
+    let msg: Value = serde_json::from_str(text).unwrap_or(Value::Null);
+    let refuse =
+        |message: String| vec![json!({"type": "error", "message": message, "reply": true})];
+    if msg["type"] == "clock" {
+        return match TimeControl::from_message(&msg) {
+            Ok(tc) => {
+                rec.next_tc = tc;
+                let mut state = session.state();
+                state["reply"] = json!(true);
+                vec![state]
+            }
+            Err(e) => refuse(e),
+        };
+    }
+    if msg["type"] == "move" {
+        if let Some(side) = rec.flagged(session) {
+            let side = ["White", "Black"][side.index()];
+            return refuse(format!("{side}'s time is up: {side} has lost on time"));
+        }
+    }
+    session.handle(text)
 }
 
 /// Puts the stored game `id` into the session.

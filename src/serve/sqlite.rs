@@ -6,7 +6,9 @@ use std::sync::{Mutex, MutexGuard};
 
 use rusqlite::{params, Connection, OptionalExtension};
 
-use super::store::{GameStore, GameSummary, StoreError, StoreResult, StoredGame, StoredMove};
+use super::store::{
+    GameStore, GameSummary, NewGame, StoreError, StoreResult, StoredGame, StoredMove,
+};
 
 const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS games (
@@ -14,16 +16,22 @@ CREATE TABLE IF NOT EXISTS games (
     variant TEXT NOT NULL,
     start_fen TEXT NOT NULL,
     engine TEXT NOT NULL,
-    created_ms INTEGER NOT NULL
+    created_ms INTEGER NOT NULL,
+    clock TEXT
 );
 CREATE TABLE IF NOT EXISTS moves (
     game TEXT NOT NULL REFERENCES games(id),
     ply INTEGER NOT NULL,
     text TEXT NOT NULL,
     played_ms INTEGER NOT NULL,
+    clock_ms INTEGER,
     PRIMARY KEY (game, ply)
 );
 ";
+
+/// Columns added since the first schema, added to a database made before them.
+const ADDED: &[(&str, &str, &str)] =
+    &[("games", "clock", "TEXT"), ("moves", "clock_ms", "INTEGER")];
 
 /// Games in one SQLite database (a file, or `:memory:` for a server that keeps nothing).
 pub struct SqliteStore {
@@ -47,6 +55,19 @@ impl SqliteStore {
         conn.busy_timeout(std::time::Duration::from_secs(5))
             .map_err(err)?;
         conn.execute_batch(SCHEMA).map_err(err)?;
+        for (table, column, kind) in ADDED {
+            let has: bool = conn
+                .query_row(
+                    &format!("SELECT count(*) FROM pragma_table_info('{table}') WHERE name = ?1"),
+                    params![column],
+                    |r| r.get::<_, i64>(0).map(|n| n > 0),
+                )
+                .map_err(err)?;
+            if !has {
+                conn.execute_batch(&format!("ALTER TABLE {table} ADD COLUMN {column} {kind}"))
+                    .map_err(err)?;
+            }
+        }
         Ok(SqliteStore {
             conn: Mutex::new(conn),
         })
@@ -58,12 +79,18 @@ impl SqliteStore {
 }
 
 impl GameStore for SqliteStore {
-    fn create(&self, variant: &str, start_fen: &str, engine: &str) -> StoreResult<String> {
+    fn create(&self, g: &NewGame) -> StoreResult<String> {
         self.conn()
             .query_row(
-                "INSERT INTO games (id, variant, start_fen, engine, created_ms)
-                 VALUES (lower(hex(randomblob(8))), ?1, ?2, ?3, ?4) RETURNING id",
-                params![variant, start_fen, engine, super::store::now_ms()],
+                "INSERT INTO games (id, variant, start_fen, engine, created_ms, clock)
+                 VALUES (lower(hex(randomblob(8))), ?1, ?2, ?3, ?4, ?5) RETURNING id",
+                params![
+                    g.variant,
+                    g.start_fen,
+                    g.engine,
+                    super::store::now_ms(),
+                    g.clock
+                ],
                 |r| r.get(0),
             )
             .map_err(err)
@@ -88,11 +115,20 @@ impl GameStore for SqliteStore {
         .map_err(err)?;
         {
             let mut add = tx
-                .prepare("INSERT INTO moves (game, ply, text, played_ms) VALUES (?1, ?2, ?3, ?4)")
+                .prepare(
+                    "INSERT INTO moves (game, ply, text, played_ms, clock_ms)
+                     VALUES (?1, ?2, ?3, ?4, ?5)",
+                )
                 .map_err(err)?;
             for (i, m) in moves.iter().enumerate() {
-                add.execute(params![id, (from + i) as i64, m.text, m.played_ms])
-                    .map_err(err)?;
+                add.execute(params![
+                    id,
+                    (from + i) as i64,
+                    m.text,
+                    m.played_ms,
+                    m.clock_ms
+                ])
+                .map_err(err)?;
             }
         }
         tx.commit().map_err(err)
@@ -102,7 +138,7 @@ impl GameStore for SqliteStore {
         let conn = self.conn();
         let game = conn
             .query_row(
-                "SELECT id, variant, start_fen, engine, created_ms FROM games WHERE id = ?1",
+                "SELECT id, variant, start_fen, engine, created_ms, clock FROM games WHERE id = ?1",
                 params![id],
                 |r| {
                     Ok(StoredGame {
@@ -111,6 +147,7 @@ impl GameStore for SqliteStore {
                         start_fen: r.get(2)?,
                         engine: r.get(3)?,
                         created_ms: r.get(4)?,
+                        clock: r.get(5)?,
                         moves: Vec::new(),
                     })
                 },
@@ -121,13 +158,14 @@ impl GameStore for SqliteStore {
             return Ok(None);
         };
         let mut q = conn
-            .prepare("SELECT text, played_ms FROM moves WHERE game = ?1 ORDER BY ply")
+            .prepare("SELECT text, played_ms, clock_ms FROM moves WHERE game = ?1 ORDER BY ply")
             .map_err(err)?;
         game.moves = q
             .query_map(params![id], |r| {
                 Ok(StoredMove {
                     text: r.get(0)?,
                     played_ms: r.get(1)?,
+                    clock_ms: r.get(2)?,
                 })
             })
             .map_err(err)?
@@ -167,13 +205,20 @@ mod tests {
         StoredMove {
             text: text.into(),
             played_ms: 1,
+            clock_ms: Some(2),
         }
     }
 
     #[test]
     fn a_game_is_created_appended_taken_back_and_listed() {
         let s = SqliteStore::open(":memory:").unwrap();
-        let id = s.create("chess", "startfen", "{}").unwrap();
+        let new = |variant, clock| NewGame {
+            variant,
+            start_fen: "f",
+            engine: "{}",
+            clock,
+        };
+        let id = s.create(&new("chess", Some("{}"))).unwrap();
         assert_eq!(id.len(), 16);
         s.append(&id, 0, &[mv("e2e4"), mv("e7e5")], "{}").unwrap();
         s.append(&id, 2, &[mv("g1f3")], "{\"black\":true}").unwrap();
@@ -181,9 +226,11 @@ mod tests {
         let g = s.load(&id).unwrap().unwrap();
         assert_eq!(g.moves, vec![mv("e2e4")]);
         assert_eq!((g.variant.as_str(), g.engine.as_str()), ("chess", "{}"));
+        assert_eq!(g.clock.as_deref(), Some("{}"));
         assert!(s.load("nope").unwrap().is_none());
         assert!(s.append("nope", 0, &[], "{}").is_err());
-        let other = s.create("immune", "f", "{}").unwrap();
+        let other = s.create(&new("immune", None)).unwrap();
+        assert_eq!(s.load(&other).unwrap().unwrap().clock, None);
         let ids: Vec<_> = s
             .list()
             .unwrap()

@@ -13,11 +13,13 @@ use std::fmt;
 /// and an id cannot be guessed from another).
 pub type GameId = String;
 
-/// One move as stored: its UCI text and when it was played (milliseconds since 1970, UTC).
+/// One move as stored: its UCI text, when it was played (milliseconds since 1970, UTC) and, in
+/// a timed game, its mover's time left after it (milliseconds, the increment added).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct StoredMove {
     pub text: String,
     pub played_ms: i64,
+    pub clock_ms: Option<i64>,
 }
 
 /// A game as stored.
@@ -29,8 +31,20 @@ pub struct StoredGame {
     pub start_fen: String,
     /// The engine's settings as a JSON object (the page's `engine` message).
     pub engine: String,
+    /// The time control as a JSON object (`{"base_ms":..,"inc_ms":..}`), `None` if untimed.
+    pub clock: Option<String>,
     pub created_ms: i64,
     pub moves: Vec<StoredMove>,
+}
+
+/// What [`GameStore::create`] stores of a new game.
+pub struct NewGame<'a> {
+    pub variant: &'a str,
+    pub start_fen: &'a str,
+    /// The engine's settings as a JSON object.
+    pub engine: &'a str,
+    /// The time control as a JSON object, `None` if untimed.
+    pub clock: Option<&'a str>,
 }
 
 /// A line of [`GameStore::list`].
@@ -58,7 +72,7 @@ pub type StoreResult<T> = Result<T, StoreError>;
 /// The games of a server. Every call is one transaction: it is written whole or not at all.
 pub trait GameStore: Send + Sync {
     /// A new game without moves; returns its id.
-    fn create(&self, variant: &str, start_fen: &str, engine: &str) -> StoreResult<GameId>;
+    fn create(&self, game: &NewGame) -> StoreResult<GameId>;
     /// The game's moves from ply `from` on become `moves` (a take-back stores fewer moves than
     /// were there, a move one more), and its engine settings `engine`.
     fn append(&self, id: &str, from: usize, moves: &[StoredMove], engine: &str) -> StoreResult<()>;

@@ -87,6 +87,15 @@ impl Server {
         Board(ws)
     }
 
+    /// A board page on a new game, the engine playing Black at depth 1.
+    fn against_depth_1(&self) -> Board {
+        let mut page = self.board(None);
+        page.state_at(0);
+        page.send(r#"{"type":"engine","white":false,"black":true,"depth":1}"#);
+        page.state_at(0);
+        page
+    }
+
     /// SIGKILL: nothing of the server runs after it.
     fn kill(mut self) {
         self.child.kill().unwrap();
@@ -279,10 +288,7 @@ fn a_game_survives_kill_9_in_the_middle_of_a_search() {
 #[test]
 fn serve_plays_a_game_over_its_websocket() {
     let server = Server::start(&["--db", ":memory:"]);
-    let mut page = server.board(None);
-    page.state_at(0);
-    page.send(r#"{"type":"engine","white":false,"black":true,"depth":1}"#);
-    page.state_at(0);
+    let mut page = server.against_depth_1();
     page.send(r#"{"type":"move","move":"e2e4"}"#);
     assert_eq!(page.state_at(1)["history"][0]["text"], "e2e4");
     let answered = page.state_at(2);
@@ -291,4 +297,234 @@ fn serve_plays_a_game_over_its_websocket() {
     page.state_at(0);
     page.send(r#"{"type":"move","move":"e2e5"}"#);
     assert_eq!(page.next()["type"], "error");
+}
+
+/// Issue 26, item 1: a client that sends its request head byte by byte (a slow-loris), or
+/// opens a connection and sends nothing, is dropped once `--head-timeout` has passed, while
+/// other clients are served.
+#[test]
+fn a_request_head_sent_too_slowly_is_dropped() {
+    use std::io::{Read, Write};
+    let server = Server::start(&["--db", ":memory:", "--head-timeout", "1"]);
+    let slow = |first: &str| {
+        let mut s = std::net::TcpStream::connect(("127.0.0.1", server.port)).unwrap();
+        s.set_read_timeout(Some(Duration::from_millis(100)))
+            .unwrap();
+        let t = std::time::Instant::now();
+        s.write_all(first.as_bytes()).unwrap();
+        // One byte of a header every 100 ms, for at most 10 s.
+        while t.elapsed() < Duration::from_secs(10) {
+            if !first.is_empty() && s.write_all(b"x").is_err() {
+                break;
+            }
+            match s.read(&mut [0u8; 64]) {
+                Ok(0) => break,
+                Ok(_) => panic!("an answer to a head never finished"),
+                Err(e) if e.kind() == std::io::ErrorKind::ConnectionReset => break,
+                Err(_) => {} // the read timeout: the connection is still open
+            }
+        }
+        t.elapsed()
+    };
+    let head = format!(
+        "GET / HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nX-Slow: ",
+        server.port
+    );
+    let took = slow(&head);
+    assert!(
+        took >= Duration::from_millis(900) && took < Duration::from_secs(4),
+        "a byte-by-byte head dropped after {took:?}"
+    );
+    let took = slow("");
+    assert!(
+        took >= Duration::from_millis(900) && took < Duration::from_secs(4),
+        "a silent connection dropped after {took:?}"
+    );
+    assert_eq!(server.json("/healthz")["status"], "ok");
+}
+
+/// Issue 26, item 3: a second page opening a game's URL while its player's page is open
+/// watches it: it sees each move as it is played, without legal moves, and its own moves are
+/// refused. When the player's page closes, the watcher is told, and the next page to open the
+/// game plays it.
+#[test]
+fn a_second_page_on_a_game_watches_it_live_and_cannot_move() {
+    let server = Server::start(&["--db", ":memory:"]);
+    let mut player = server.against_depth_1();
+    player.send(r#"{"type":"move","move":"e2e4"}"#);
+    let id = player.state_at(1)["game"].as_str().unwrap().to_string();
+    player.state_at(2);
+
+    let mut watcher = server.board(Some(&id));
+    let seen = watcher.state_at(2);
+    assert_eq!(seen["watching"], true);
+    assert_eq!(seen["game"], id.as_str());
+    assert_eq!(seen["legal"].as_array().unwrap().len(), 0);
+    player.send(r#"{"type":"move","move":"d2d4"}"#);
+    let mine = player.state_at(4);
+    let theirs = watcher.state_at(4);
+    assert_eq!(
+        theirs["history"], mine["history"],
+        "the watcher sees the moves played"
+    );
+    assert_eq!(theirs["watching"], true);
+    assert_ne!(mine["watching"], true);
+
+    // The watcher cannot move, nor change the engine or start a new game.
+    for msg in [
+        r#"{"type":"move","move":"g1f3"}"#,
+        r#"{"type":"new","variant":"chess"}"#,
+        r#"{"type":"engine","white":true}"#,
+    ] {
+        watcher.send(msg);
+        let v = watcher.next();
+        assert_eq!(v["type"], "error", "{v}");
+        assert_eq!(v["reply"], true);
+        assert!(v["message"].as_str().unwrap().contains("watches"), "{v}");
+    }
+    watcher.send(r#"{"type":"state"}"#);
+    let asked = watcher.next();
+    assert_eq!(
+        (asked["type"].as_str(), asked["reply"].as_bool()),
+        (Some("state"), Some(true))
+    );
+    let game = server.json(&format!("/game/{id}/json"));
+    assert_eq!(moves(&game).len(), 4, "the watcher's moves changed nothing");
+
+    // The player leaves: the watcher is told; the next page on the game plays it.
+    drop(player);
+    let told = watcher.next();
+    assert_eq!(told["type"], "error");
+    assert!(told["message"].as_str().unwrap().contains("left"), "{told}");
+    let mut next = server.board(Some(&id));
+    let plays = next.state_at(4);
+    assert_ne!(plays["watching"], true);
+    assert!(!plays["legal"].as_array().unwrap().is_empty());
+    next.send(r#"{"type":"move","move":"g1f3"}"#);
+    next.state_at(5);
+}
+
+/// Issue 26, item 3: each side's clock, the time control chosen by the page, kept by the
+/// server from the moves' times, stored with each move and back after a restart; a side whose
+/// time is up cannot move. A new game is stored as another game.
+#[test]
+fn clocks_are_kept_stored_and_restored() {
+    let db = Db::new("clocks");
+    let [db, path] = db.options();
+    let server = Server::start(&[&db, &path]);
+    let mut page = server.against_depth_1();
+    page.send(r#"{"type":"clock","base_ms":60000,"inc_ms":1000}"#);
+    let chosen = page.state_at(0);
+    assert_eq!(chosen["clock"]["white_ms"], 60_000);
+    assert_eq!(chosen["clock"]["running"], Value::Null);
+    page.send(r#"{"type":"move","move":"e2e4"}"#);
+    let first = page.state_at(1);
+    assert_eq!(first["clock"]["white_ms"], 61_000, "the first move is free");
+    assert_eq!(first["clock"]["running"], "black");
+    let answered = page.state_at(2);
+    let black = answered["clock"]["black_ms"].as_i64().unwrap();
+    assert!((56_000..=61_000).contains(&black), "black {black}");
+    assert_eq!(answered["clock"]["running"], "white");
+    std::thread::sleep(Duration::from_millis(300));
+    page.send(r#"{"type":"move","move":"d2d4"}"#);
+    let white = page.state_at(3)["clock"]["white_ms"].as_i64().unwrap();
+    assert!(
+        (58_000..=61_700).contains(&white),
+        "white {white} after 300 ms"
+    );
+    page.state_at(4);
+    let id = answered["game"].as_str().unwrap().to_string();
+    let game = server.json(&format!("/game/{id}/json"));
+    assert_eq!(game["clock"]["base_ms"], 60_000);
+    let stored: Vec<i64> = (game["moves"].as_array().unwrap().iter())
+        .map(|m| m["clock_ms"].as_i64().unwrap())
+        .collect();
+    assert_eq!(&stored[..3], &[61_000, black, white]);
+
+    // A new game is another stored game; the first keeps its moves.
+    page.send(r#"{"type":"new","variant":"chess"}"#);
+    assert_eq!(page.state_at(0)["game"], Value::Null);
+    page.send(r#"{"type":"move","move":"g1f3"}"#);
+    let other = page.state_at(1)["game"].as_str().unwrap().to_string();
+    assert_ne!(other, id);
+    assert_eq!(moves(&server.json(&format!("/game/{id}/json"))).len(), 4);
+    server.kill();
+
+    let server = Server::start(&[&db, &path]);
+    let mut page = server.board(Some(&id));
+    let back = page.state_at(4);
+    assert_eq!(
+        back["clock"]["black_ms"], stored[3],
+        "Black's clock as stored"
+    );
+    let white = back["clock"]["white_ms"].as_i64().unwrap();
+    assert!(
+        white <= stored[2] && white > stored[2] - 5_000,
+        "White's runs on: {white}"
+    );
+    assert_eq!(back["clock"]["base_ms"], 60_000);
+    assert_eq!(back["clock"]["running"], "white");
+    drop(page);
+
+    // 200 ms a side, no increment: White's time is up before its second move.
+    let mut page = server.board(None);
+    let default = &page.state_at(0)["clock"];
+    let tc = (default["base_ms"].as_i64(), default["inc_ms"].as_i64());
+    assert_eq!(
+        tc,
+        (Some(900_000), Some(10_000)),
+        "15 minutes and 10 s a move"
+    );
+    page.send(r#"{"type":"engine","white":false,"black":false}"#);
+    page.state_at(0);
+    page.send(r#"{"type":"clock","base_ms":200}"#);
+    page.state_at(0);
+    page.send(r#"{"type":"move","move":"e2e4"}"#);
+    page.state_at(1);
+    page.send(r#"{"type":"move","move":"e7e5"}"#);
+    page.state_at(2);
+    std::thread::sleep(Duration::from_millis(400));
+    page.send(r#"{"type":"state"}"#);
+    assert_eq!(page.state_at(2)["clock"]["flag"], "white");
+    page.send(r#"{"type":"move","move":"d2d4"}"#);
+    let refused = page.next();
+    assert_eq!(refused["type"], "error");
+    assert!(
+        refused["message"].as_str().unwrap().contains("time is up"),
+        "{refused}"
+    );
+}
+
+/// Issue 26, item 2: with one worker busy, searches asked for by other pages wait in the order
+/// they came, and each waiting page is told its place, again when it moves up, and when its
+/// search starts.
+#[test]
+fn waiting_searches_are_served_in_order_and_told_their_place() {
+    let server = Server::start(&["--db", ":memory:"]);
+    let mut pages: Vec<Board> = (0..3).map(|_| server.against_depth_1()).collect();
+    for page in &mut pages {
+        page.send(r#"{"type":"engine","black":true,"movetime":20000}"#);
+        page.state_at(0);
+        page.send(r#"{"type":"move","move":"e2e4"}"#);
+        page.state_at(1);
+    }
+    let place = |page: &mut Board| loop {
+        let v = page.next();
+        if v["type"] == "queue" {
+            return v["place"].as_u64();
+        }
+    };
+    assert_eq!(place(&mut pages[1]), Some(1));
+    assert_eq!(place(&mut pages[2]), Some(2));
+    assert_eq!(server.json("/healthz")["waiting"], 2);
+    // The first page's search ends: the second one's starts, the third moves up.
+    pages[0].send(r#"{"type":"stop"}"#);
+    pages[0].state_at(2);
+    assert_eq!(place(&mut pages[1]), None);
+    assert_eq!(place(&mut pages[2]), Some(1));
+    pages[1].send(r#"{"type":"stop"}"#);
+    pages[1].state_at(2);
+    assert_eq!(place(&mut pages[2]), None);
+    pages[2].send(r#"{"type":"stop"}"#);
+    pages[2].state_at(2);
 }

@@ -52,7 +52,8 @@ function connect() {
   ws.onmessage = (ev) => {
     const msg = JSON.parse(ev.data);
     if (msg.reply) window.cellmate.pending--;
-    if (msg.type === "state") { state = msg; showError(""); showGame(msg.game); render(); }
+    if (msg.type === "state") { state = msg; showError(""); showGame(msg.game); render(); showHosted(msg); showClock(msg); }
+    else if (msg.type === "queue") { showQueue(msg); }
     else if (msg.type === "info") { lastInfo = msg; renderInfo(); }
     else if (msg.type === "error") { showError(msg.message); }
     else if (msg.type === "display") { $("display").textContent = msg.text; }
@@ -284,6 +285,62 @@ function init() {
   $("import-btn").addEventListener("click", () => send({ type: "import", text: $("import").value }));
   document.addEventListener("keydown", (e) => { if (e.key === "Escape" && selected) { selected = null; render(); } });
   connect();
+}
+
+// ----- cellmate serve: a watched game -----
+
+// A page that opened a game another page plays watches it (state.watching): one line says so.
+function showHosted(st) {
+  const el = $("hosted");
+  if (!el) return;
+  el.textContent = st.watching ? "Watching: this game is played on another page; its moves appear here as they are played." : "";
+}
+
+// ----- the search queue -----
+
+// When every search worker is busy the engine's move waits its turn: one line says the place.
+function showQueue(msg) {
+  const el = $("queue");
+  if (el) el.textContent = msg.place ? `Waiting for a free engine: place ${msg.place} of ${msg.waiting} in line.` : "";
+}
+
+// ----- cellmate serve: game clocks -----
+
+// The server keeps each side's clock (state.clock: time left in ms at at_ms, the running side,
+// the side whose time is up); the page counts the running one down between states. The time
+// control menu (shown only by `cellmate serve`, whose states have a clock) sends `clock`: it
+// times the game if no move is played yet, else the next game.
+let clockShown = null;
+let clockTimer = null;
+function showClock(st) {
+  const el = $("clock");
+  const menu = $("timecontrol");
+  if (!el || !menu || !("clock" in st)) return;
+  menu.parentElement.hidden = false;
+  if (!menu.dataset.ready) {
+    menu.dataset.ready = "1";
+    menu.addEventListener("change", () => {
+      const [base, inc] = menu.value.split("+").map(Number);
+      send(menu.value === "none" ? { type: "clock", base_ms: null } : { type: "clock", base_ms: base * 60000, inc_ms: inc * 1000 });
+    });
+  }
+  clockShown = st.clock ? { c: st.clock, at: Date.now() } : null;
+  if (!clockTimer) clockTimer = setInterval(tickClock, 250);
+  tickClock();
+}
+
+function tickClock() {
+  const el = $("clock");
+  if (!clockShown) { el.textContent = ""; return; }
+  const c = clockShown.c;
+  const left = (side) => c[side + "_ms"] - (c.running === side ? Date.now() - clockShown.at : 0);
+  const fmt = (ms) => {
+    const s = Math.max(0, Math.ceil(ms / 1000));
+    return Math.floor(s / 60) + ":" + String(s % 60).padStart(2, "0");
+  };
+  const flag = c.flag || ["white", "black"].find((side) => c.running === side && left(side) <= 0);
+  el.textContent = `White ${fmt(left("white"))}${c.running === "white" ? " ◀" : ""} · Black ${fmt(left("black"))}${c.running === "black" ? " ◀" : ""}` +
+    (flag ? ` — ${flag === "white" ? "White" : "Black"}'s time is up` : "");
 }
 
 init();
