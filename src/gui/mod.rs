@@ -10,6 +10,7 @@
 //!
 //! [`AnyPos`]: crate::variants::AnyPos
 
+pub mod guide;
 pub mod pool;
 pub mod session;
 
