@@ -278,14 +278,26 @@ function renderMoves(st) {
 // ----- the evaluation graph -----
 
 // The engine's scores over the game (White's view), one point per position it searched, kept
-// in sessionStorage by the position's moves so a reload (and a take-back) keeps them.
+// in sessionStorage with the game's start and moves (one game: a reload or a take-back keeps
+// the scores of the moves still played, another game replaces them).
 const EVAL_KEY = "cellmate-evals";
 const EVAL_CAP = 1000; // centipawns at the graph's edge; a mate is drawn there
-function evalStore() {
-  try { return JSON.parse(sessionStorage.getItem(EVAL_KEY) || "{}"); } catch (e) { return {}; }
-}
-function evalKey(st, ply) {
-  return st.start_fen + "|" + st.history.slice(0, ply).map((m) => m.text).join(" ");
+function evalGame(st) {
+  let g = null;
+  try { g = JSON.parse(sessionStorage.getItem(EVAL_KEY) || "null"); } catch (e) { g = null; }
+  const moves = st.history.map((m) => m.text);
+  if (!g || g.start !== st.start_fen || !Array.isArray(g.moves) || typeof g.evals !== "object") {
+    return { start: st.start_fen, moves, evals: {} };
+  }
+  let same = 0;
+  while (same < g.moves.length && same < moves.length && g.moves[same] === moves[same]) same++;
+  if (same < g.moves.length && same < moves.length) {
+    // Another line from ply `same` on: keep the scores up to there.
+    for (const ply of Object.keys(g.evals)) if (Number(ply) > same) delete g.evals[ply];
+    g.moves = moves;
+  } else if (moves.length > g.moves.length) g.moves = moves;
+  g.common = same;
+  return g;
 }
 function scoreCp(text) {
   if (text.startsWith("#")) return Number(text.slice(1)) >= 0 ? EVAL_CAP : -EVAL_CAP;
@@ -293,20 +305,17 @@ function scoreCp(text) {
 }
 function recordEval(info) {
   if (!state || !info || typeof info.score !== "string") return;
-  const store = evalStore();
-  store[evalKey(state, state.history.length)] = scoreCp(info.score);
-  const keys = Object.keys(store);
-  for (const k of keys.slice(0, Math.max(0, keys.length - 4000))) delete store[k];
-  try { sessionStorage.setItem(EVAL_KEY, JSON.stringify(store)); } catch (e) { /* full: not kept */ }
+  const g = evalGame(state);
+  g.evals[state.history.length] = scoreCp(info.score);
+  delete g.common;
+  try { sessionStorage.setItem(EVAL_KEY, JSON.stringify(g)); } catch (e) { /* full: not kept */ }
 }
 function gameEvals(st) {
-  const store = evalStore();
-  const out = [];
-  for (let ply = 0; ply <= st.history.length; ply++) {
-    const v = store[evalKey(st, ply)];
-    if (v !== undefined) out.push([ply, v]);
-  }
-  return out;
+  const g = evalGame(st);
+  return Object.entries(g.evals)
+    .map(([ply, v]) => [Number(ply), v])
+    .filter(([ply]) => ply <= st.history.length)
+    .sort((x, y) => x[0] - y[0]);
 }
 function renderEvalGraph() {
   const svg = $("evalgraph");
