@@ -28,7 +28,7 @@ help:
 	@echo "verify-python  python-chess drives cellmate over UCI and XBoard (not CI)"
 	@echo "verify-uci-clients  python-chess's UCI layer and a bare pipe play every variant to its end (not CI)"
 	@echo "gui     serve the board page on http://127.0.0.1:8080/ (docs/gui.md)"
-	@echo "gui-test  headless Chromium + Playwright: another page cannot open the socket, every move kind of every variant entered with the mouse, checked against d; screenshots docs/gui-*.png; cellmate serve keeps a game across kill -9 (not CI)"
+	@echo "gui-test  headless Chromium + Playwright: another page cannot open the socket, every move kind of every variant entered with the mouse, checked against d; screenshots docs/gui-*.png; cellmate serve keeps a game across kill -9; a journey per variant at laptop and phone size (not CI)"
 	@echo "gui-load  300 board sessions on loopback, searches in 50, all dropped: peak and final memory and threads (not CI)"
 	@echo "gui-check  xdotool clicks every kind of move into a real XBoard per variant (not CI)"
 	@echo "host-check  a user's journeys through a real XBoard per variant: modes, matches, new game, paste, load, retract, analysis, flag (not CI)"
@@ -198,6 +198,7 @@ gui-test:
 	CELLMATE=$(abspath $(QUICK_BIN)) CHROMIUM=$(CHROMIUM) node tests/browser/origin.test.mjs
 	CELLMATE=$(abspath $(QUICK_BIN)) CHROMIUM=$(CHROMIUM) node tests/browser/gui.test.mjs
 	CELLMATE=$(abspath $(QUICK_BIN)) CHROMIUM=$(CHROMIUM) node tests/browser/serve.test.mjs
+	CELLMATE=$(abspath $(QUICK_BIN)) CHROMIUM=$(CHROMIUM) node tests/browser/journey.test.mjs
 
 # docs/xboard.md "Moves with the mouse": per variant a real XBoard 4.9.1 under Xvfb (display
 # GUI_DISPLAY, started if not running) in Edit Game mode; xdotool clicks one move of every kind,

@@ -256,6 +256,67 @@ IMMUNE = [
 ]
 
 
+# ---- Chess (and Infinite Recursion's chess pieces): classic silhouettes -------------------
+
+def base(c):  # the foot every chess piece stands on
+    return path("M22 88 L78 88 L74 78 L26 78 Z", c["fill"], c["line"])
+
+
+def pawn(c):
+    return (base(c) + path("M34 78 C36 64 42 58 44 52 L56 52 C58 58 64 64 66 78 Z",
+                           c["fill"], c["line"])
+            + path("M38 52 L62 52", "none", c["line"]) + circle(50, 36, 13, c["fill"], c["line"]))
+
+
+def rook(c):
+    return (base(c) + path("M32 78 L36 40 L64 40 L68 78 Z", c["fill"], c["line"])
+            + path("M28 40 L28 20 L38 20 L38 28 L46 28 L46 20 L54 20 L54 28 L62 28 L62 20 "
+                   "L72 20 L72 40 Z", c["fill"], c["line"])
+            + lines([(36, 48, 64, 48)], c["soft"], 4))
+
+
+def knight(c):
+    return (base(c) + path("M30 78 C30 62 40 56 46 48 L40 50 C32 56 22 54 20 46 C18 38 30 32 "
+                           "40 22 L42 12 L50 20 C68 20 80 36 78 56 L74 78 Z", c["fill"], c["line"])
+            + dot(42, 32, 4, c["detail"])
+            + path("M58 26 C68 34 70 50 66 66", "none", c["soft"], 4))
+
+
+def bishop(c):
+    return (base(c) + path("M34 78 C34 70 40 66 42 62 L58 62 C60 66 66 70 66 78 Z",
+                           c["fill"], c["line"])
+            + path("M50 18 C34 30 32 48 42 62 L58 62 C68 48 66 30 50 18 Z", c["fill"], c["line"])
+            + lines([(50, 36, 50, 50), (43, 43, 57, 43)], c["detail"], 4)
+            + circle(50, 13, 5, c["fill"], c["line"], 4))
+
+
+def queen(c):
+    pts = "M24 70 L16 30 L34 52 L38 22 L50 48 L62 22 L66 52 L84 30 L76 70 Z"
+    return (base(c) + path("M26 78 L24 70 L76 70 L74 78 Z", c["fill"], c["line"])
+            + path(pts, c["fill"], c["line"])
+            + "".join(circle(x, y, 5, c["fill"], c["line"], 4)
+                      for x, y in ((16, 26), (38, 18), (62, 18), (84, 26))))
+
+
+def king(c):
+    return (base(c) + path("M26 78 L24 68 L76 68 L74 78 Z", c["fill"], c["line"])
+            + path("M24 68 C12 52 20 34 36 38 C40 32 46 30 50 34 C54 30 60 32 64 38 "
+                   "C80 34 88 52 76 68 Z", c["fill"], c["line"])
+            + lines([(50, 8, 50, 32), (42, 16, 58, 16)], c["line"], 6)
+            + lines([(50, 42, 50, 62)], c["soft"], 4))
+
+
+# (FEN letter, name, XBoard glyph slot, drawing); Infinite Recursion uses the same set.
+CHESS = [
+    ("P", "Pawn", "Pawn", pawn),
+    ("N", "Knight", "Knight", knight),
+    ("B", "Bishop", "Bishop", bishop),
+    ("R", "Rook", "Rook", rook),
+    ("Q", "Queen", "Queen", queen),
+    ("K", "King", "King", king),
+]
+
+
 # ---- Infinite Recursion Chess: only the mega-knight needs a glyph of its own ----------------
 
 def mega_knight(c):  # M: a knight's head with a crown of recursion (a circle arrow)
@@ -282,6 +343,9 @@ def main():
         write("microorganism", "Black" + slot, draw(DARK))
     for letter, _, file, draw in IMMUNE:
         write("immune", file, draw(INVADER if letter == "i" else CELL))
+    for _, _, slot, draw in CHESS:
+        write("chess", "White" + slot, draw(LIGHT))
+        write("chess", "Black" + slot, draw(DARK))
     for _, _, slot, draw in RECURSION:
         write("recursion", "White" + slot, draw(LIGHT))
         write("recursion", "Black" + slot, draw(DARK))

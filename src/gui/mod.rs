@@ -10,6 +10,7 @@
 //!
 //! [`AnyPos`]: crate::variants::AnyPos
 
+pub mod guide;
 pub mod pool;
 pub mod session;
 
@@ -73,8 +74,9 @@ const fn img(
 }
 
 /// The piece images drawn for this project (`assets/pieces/`, the table of FEN letters in its
-/// README, shared with XBoard's `-pieceImageDirectory`). A piece without an image (chess
-/// pieces) is drawn as its letter in a disk.
+/// README, shared with XBoard's `-pieceImageDirectory`). Infinite Recursion's chess pieces use
+/// the chess set (`assets/pieces/chess/`). A piece without an image is drawn as its letter in a
+/// disk.
 pub const PIECES: &[PieceImage] = &[
     img(
         "microorganism",
@@ -273,6 +275,150 @@ pub const PIECES: &[PieceImage] = &[
         'm',
         "BlackNightrider.svg",
         include_bytes!("../../assets/pieces/recursion/BlackNightrider.svg"),
+    ),
+    img(
+        "chess",
+        'P',
+        "WhitePawn.svg",
+        include_bytes!("../../assets/pieces/chess/WhitePawn.svg"),
+    ),
+    img(
+        "chess",
+        'p',
+        "BlackPawn.svg",
+        include_bytes!("../../assets/pieces/chess/BlackPawn.svg"),
+    ),
+    img(
+        "chess",
+        'N',
+        "WhiteKnight.svg",
+        include_bytes!("../../assets/pieces/chess/WhiteKnight.svg"),
+    ),
+    img(
+        "chess",
+        'n',
+        "BlackKnight.svg",
+        include_bytes!("../../assets/pieces/chess/BlackKnight.svg"),
+    ),
+    img(
+        "chess",
+        'B',
+        "WhiteBishop.svg",
+        include_bytes!("../../assets/pieces/chess/WhiteBishop.svg"),
+    ),
+    img(
+        "chess",
+        'b',
+        "BlackBishop.svg",
+        include_bytes!("../../assets/pieces/chess/BlackBishop.svg"),
+    ),
+    img(
+        "chess",
+        'R',
+        "WhiteRook.svg",
+        include_bytes!("../../assets/pieces/chess/WhiteRook.svg"),
+    ),
+    img(
+        "chess",
+        'r',
+        "BlackRook.svg",
+        include_bytes!("../../assets/pieces/chess/BlackRook.svg"),
+    ),
+    img(
+        "chess",
+        'Q',
+        "WhiteQueen.svg",
+        include_bytes!("../../assets/pieces/chess/WhiteQueen.svg"),
+    ),
+    img(
+        "chess",
+        'q',
+        "BlackQueen.svg",
+        include_bytes!("../../assets/pieces/chess/BlackQueen.svg"),
+    ),
+    img(
+        "chess",
+        'K',
+        "WhiteKing.svg",
+        include_bytes!("../../assets/pieces/chess/WhiteKing.svg"),
+    ),
+    img(
+        "chess",
+        'k',
+        "BlackKing.svg",
+        include_bytes!("../../assets/pieces/chess/BlackKing.svg"),
+    ),
+    img(
+        "recursion",
+        'P',
+        "WhitePawn.svg",
+        include_bytes!("../../assets/pieces/chess/WhitePawn.svg"),
+    ),
+    img(
+        "recursion",
+        'p',
+        "BlackPawn.svg",
+        include_bytes!("../../assets/pieces/chess/BlackPawn.svg"),
+    ),
+    img(
+        "recursion",
+        'N',
+        "WhiteKnight.svg",
+        include_bytes!("../../assets/pieces/chess/WhiteKnight.svg"),
+    ),
+    img(
+        "recursion",
+        'n',
+        "BlackKnight.svg",
+        include_bytes!("../../assets/pieces/chess/BlackKnight.svg"),
+    ),
+    img(
+        "recursion",
+        'B',
+        "WhiteBishop.svg",
+        include_bytes!("../../assets/pieces/chess/WhiteBishop.svg"),
+    ),
+    img(
+        "recursion",
+        'b',
+        "BlackBishop.svg",
+        include_bytes!("../../assets/pieces/chess/BlackBishop.svg"),
+    ),
+    img(
+        "recursion",
+        'R',
+        "WhiteRook.svg",
+        include_bytes!("../../assets/pieces/chess/WhiteRook.svg"),
+    ),
+    img(
+        "recursion",
+        'r',
+        "BlackRook.svg",
+        include_bytes!("../../assets/pieces/chess/BlackRook.svg"),
+    ),
+    img(
+        "recursion",
+        'Q',
+        "WhiteQueen.svg",
+        include_bytes!("../../assets/pieces/chess/WhiteQueen.svg"),
+    ),
+    img(
+        "recursion",
+        'q',
+        "BlackQueen.svg",
+        include_bytes!("../../assets/pieces/chess/BlackQueen.svg"),
+    ),
+    img(
+        "recursion",
+        'K',
+        "WhiteKing.svg",
+        include_bytes!("../../assets/pieces/chess/WhiteKing.svg"),
+    ),
+    img(
+        "recursion",
+        'k',
+        "BlackKing.svg",
+        include_bytes!("../../assets/pieces/chess/BlackKing.svg"),
     ),
 ];
 
@@ -661,8 +807,8 @@ mod tests {
         // Recursion: the mega-knight of each side.
         assert_eq!(piece_images("microorganism").len(), 18);
         assert_eq!(piece_images("immune").len(), 13);
-        assert_eq!(piece_images("recursion").len(), 2);
-        assert_eq!(piece_images("chess").len(), 0);
+        assert_eq!(piece_images("recursion").len(), 14);
+        assert_eq!(piece_images("chess").len(), 12);
         for p in PIECES {
             let (kind, body) = asset(&format!("/pieces/{}/{}", p.variant, p.file)).unwrap();
             assert_eq!(kind, "image/svg+xml");

@@ -231,7 +231,7 @@ fn square_json<V: Variant>(p: &V, sq: crate::core::Square) -> Value {
 
 /// Every legal move: squares (none for a pass), kind, coordinate text, and for Immune Chess the
 /// inventor's notation.
-fn legal_json(pos: &AnyPos) -> Vec<Value> {
+pub(crate) fn legal_json(pos: &AnyPos) -> Vec<Value> {
     with_pos!(pos, |p| {
         let mut list = crate::core::MoveList::new();
         p.legal_moves(&mut list);
@@ -430,6 +430,7 @@ impl Session {
                 Ok(())
             }
             "import" => self.cmd_import(&msg),
+            "guide" => return vec![self.cmd_guide(&msg).unwrap_or_else(error)],
             "display" => {
                 return vec![json!({"type": "display", "text": self.pos.display()})];
             }
@@ -560,9 +561,11 @@ impl Session {
         Ok(())
     }
 
-    /// `text`: a FEN of the current variant (or of `variant`), or a game (PGN or a move list in
-    /// coordinates, or the inventor's notation for Immune Chess; a `Variant` tag chooses the
-    /// variant, a `FEN` tag the start).
+    /// `text`: a FEN, or a game (PGN or a move list in coordinates, or the inventor's notation
+    /// for Immune Chess; a `Variant` tag chooses the variant, a `FEN` tag the start). Without a
+    /// `Variant` tag the variant is found: `variant` (the page's menu) or else the current one
+    /// is tried first, then every other; the first whose rules read the text wins. When none
+    /// does, the error is one sentence saying what the first one expected.
     fn cmd_import(&mut self, msg: &Value) -> Result<(), String> {
         let text = str_field(msg, "text")?;
         let named = match opt_str(msg, "variant")? {
@@ -572,34 +575,88 @@ impl Session {
             None => None,
         };
         let kind = named.unwrap_or(self.pos.kind());
+        let order: Vec<VariantKind> = std::iter::once(kind)
+            .chain(VariantKind::ALL.iter().copied().filter(|&k| k != kind))
+            .collect();
         let trimmed = text.trim();
         if trimmed.is_empty() {
             return Err("nothing to import".into());
         }
-        if !trimmed.contains('\n') && !trimmed.starts_with('[') {
-            if let Ok(p) = kind.from_fen(trimmed) {
+        let one_line = !trimmed.contains('\n') && !trimmed.starts_with('[');
+        if one_line {
+            if let Some(p) = order.iter().find_map(|k| k.from_fen(trimmed).ok()) {
                 self.set_game(p, Vec::new());
                 return Ok(());
             }
         }
-        let game = crate::notation::split(text).map_err(|e| e.to_string())?;
-        let kind = match game.tag("Variant") {
-            Some(v) => VariantKind::from_name(v).ok_or_else(|| format!("unknown variant {v:?}"))?,
-            None => kind,
-        };
-        if game.moves.is_empty() && game.tag("FEN").is_none() {
-            return Err(format!(
-                "not a {} FEN nor a game: {:?}",
+        let fen_error = |e: String| {
+            format!(
+                "This is not a FEN of any variant: read as {}, {e} (its start is {}).",
                 kind.name(),
-                trimmed.chars().take(80).collect::<String>()
-            ));
+                kind.startpos().fen()
+            )
+        };
+        let game = crate::notation::split(text).map_err(|e| e.to_string());
+        // One line with a '/' that no variant reads is a FEN gone wrong, not a move list.
+        let looks_like_fen = one_line
+            && trimmed
+                .split_whitespace()
+                .next()
+                .is_some_and(|w| w.contains('/'));
+        if looks_like_fen
+            || game
+                .as_ref()
+                .is_ok_and(|g| g.moves.is_empty() && g.tag("FEN").is_none())
+        {
+            let e = kind.from_fen(trimmed).err().map(|e| e.to_string());
+            return Err(fen_error(e.unwrap_or_else(|| "it reads no moves".into())));
         }
-        let start =
-            crate::notation::start_position(kind, game.tag("FEN")).map_err(|e| e.to_string())?;
-        let moves =
-            crate::notation::read(&start, &game.moves, Dialect::UCI).map_err(|e| e.to_string())?;
-        self.set_game(start, moves);
-        Ok(())
+        let game = game?;
+        let kinds = match game.tag("Variant") {
+            Some(v) => {
+                vec![VariantKind::from_name(v).ok_or_else(|| format!("unknown variant {v:?}"))?]
+            }
+            None => order,
+        };
+        let mut first_error = None;
+        for &k in &kinds {
+            let read = crate::notation::start_position(k, game.tag("FEN"))
+                .map_err(|e| e.to_string())
+                .and_then(|start| {
+                    crate::notation::read(&start, &game.moves, Dialect::UCI)
+                        .map(|moves| (start, moves))
+                        .map_err(|e| e.to_string())
+                });
+            match read {
+                Ok((start, moves)) => {
+                    self.set_game(start, moves);
+                    return Ok(());
+                }
+                Err(e) => {
+                    first_error.get_or_insert((k, e));
+                }
+            }
+        }
+        let (k, e) = first_error.expect("at least one variant tried");
+        Err(format!(
+            "This game is not one of {}{}: {e}.",
+            k.name(),
+            if kinds.len() > 1 {
+                " nor of any other variant (a [Variant \"...\"] tag names one)"
+            } else {
+                ""
+            }
+        ))
+    }
+
+    /// `{"type":"guide","variant":V,"letter":L}`: the piece guide (`guide.rs`); the variant
+    /// defaults to the game's.
+    fn cmd_guide(&self, msg: &Value) -> Result<Value, String> {
+        let kind = match opt_str(msg, "variant")? {
+            Some(n) => VariantKind::from_name(n).ok_or_else(|| format!("unknown variant {n:?}"))?,
+            None => self.pos.kind(),
+        };
+        super::guide::guide(kind, opt_str(msg, "letter")?)
     }
 
     /// The game as PGN (moves in coordinates; the result by the rules, else `*`).
@@ -624,7 +681,10 @@ impl Session {
         let history: Vec<Value> = coords
             .iter()
             .enumerate()
-            .map(|(i, t)| json!({"text": t, "seed": seed.as_ref().map(|s| s[i].clone())}))
+            .zip(self.movers())
+            .map(|((i, t), side)| {
+                json!({"text": t, "seed": seed.as_ref().map(|s| s[i].clone()), "side": side})
+            })
             .collect();
         let view = with_pos!(&self.pos, |p| p.describe());
         let outcome = self
@@ -640,6 +700,7 @@ impl Session {
             "view": view_json(&view),
             "legal": legal_json(&self.pos),
             "history": history,
+            "first_side": color_name(self.pos.kind().startpos().side_to_move()),
             "display": self.pos.display(),
             "outcome": outcome,
             "pgn": self.pgn(),
@@ -651,6 +712,19 @@ impl Session {
                 .map(|(l, url)| (l.to_string(), Value::String(url)))
                 .collect::<serde_json::Map<String, Value>>(),
         })
+    }
+
+    /// Who made each move of the game (`white` / `black`), for the page's numbered move list.
+    fn movers(&self) -> Vec<&'static str> {
+        let mut pos = self.start.clone();
+        self.moves
+            .iter()
+            .map(|&m| {
+                let side = color_name(pos.side_to_move());
+                pos.make_move(m);
+                side
+            })
+            .collect()
     }
 
     /// Starts a search when the engine plays the side to move and the game goes on.

@@ -236,6 +236,92 @@ fn fen_and_pgn_import_export() {
     assert_eq!(t.moves().len(), 2);
 }
 
+/// An import finds its variant: a FEN by the rules that read it (the menu's variant tried
+/// first), a move list by the variant it is legal in; what fits none gets one sentence.
+#[test]
+fn import_finds_the_variant() {
+    let mut s = Session::new();
+    one(s.handle(r#"{"type":"engine","white":false,"black":false}"#));
+    let import = |s: &mut Session, variant: &str, text: &str| {
+        let msg = serde_json::json!({"type": "import", "variant": variant, "text": text});
+        one(s.handle(&msg.to_string()))
+    };
+    let immune = "4ii4/10/10/10/10/10/10/10/10/4M5 b - 0 1";
+    let st = import(&mut s, "chess", immune);
+    assert_eq!(st["variant"], "immune", "{st}");
+    assert_eq!(st["fen"], immune);
+    let micro = "7n8/15b/16/16/16/16/16/16/16/16/16/16/16/16/B15/8N7 w - 0 1 -";
+    assert_eq!(import(&mut s, "chess", micro)["variant"], "microorganism");
+    let chess = "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1";
+    assert_eq!(import(&mut s, "immune", chess)["variant"], "chess");
+    // A move list: the menu's variant when it is legal there, else the first where it is.
+    assert_eq!(
+        import(&mut s, "recursion", "1. e2e4")["variant"],
+        "recursion"
+    );
+    let st = import(&mut s, "recursion", "1. e2e4 e7e5");
+    assert_eq!(st["variant"], "chess");
+    assert_eq!(
+        import(&mut s, "chess", "1. I-a10 BA[a3")["variant"],
+        "immune"
+    );
+    // Nothing fits: one sentence naming what the menu's variant expected; nothing changed.
+    let before = s.pos().fen();
+    let bad = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX w KQkq - 0 1";
+    let e = import(&mut s, "chess", bad);
+    assert_eq!(kind(&e), "error");
+    let m = e["message"].as_str().unwrap();
+    assert!(
+        m.starts_with("This is not a FEN of any variant: read as chess,"),
+        "{m}"
+    );
+    assert!(m.ends_with('.') && !m.contains('\n'), "{m}");
+    assert_eq!(s.pos().fen(), before);
+    let e = import(&mut s, "chess", "1. e2e4 e7e9");
+    let m = e["message"].as_str().unwrap();
+    assert!(m.starts_with("This game is not one of chess nor"), "{m}");
+}
+
+/// The state says who made each move and which side moves first in the variant.
+#[test]
+fn history_names_the_movers() {
+    let mut s = Session::new();
+    one(s.handle(r#"{"type":"engine","white":false,"black":false}"#));
+    one(s.handle(r#"{"type":"new","variant":"immune"}"#));
+    one(s.handle(r#"{"type":"move","move":"a9a10"}"#));
+    let st = one(s.handle(r#"{"type":"move","move":"a2a3"}"#));
+    assert_eq!(st["first_side"], "black");
+    assert_eq!(st["history"][0]["side"], "black");
+    assert_eq!(st["history"][1]["side"], "white");
+    let st = one(s.handle(r#"{"type":"new","variant":"chess"}"#));
+    assert_eq!(st["first_side"], "white");
+}
+
+/// The piece guide: a lone piece's moves from the rules, one sentence, errors for the rest.
+#[test]
+fn guide_lists_pieces_and_their_moves() {
+    let mut s = Session::new();
+    let g = one(s.handle(r#"{"type":"guide","variant":"chess"}"#));
+    assert_eq!(kind(&g), "guide");
+    assert_eq!(g["pieces"].as_array().unwrap().len(), 6);
+    let n = one(s.handle(r#"{"type":"guide","variant":"chess","letter":"N"}"#));
+    let mut targets: Vec<&str> = n["legal"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["to"]["name"].as_str().unwrap())
+        .collect();
+    targets.sort();
+    assert_eq!(targets, ["b3", "b5", "c2", "c6", "e2", "e6", "f3", "f5"]);
+    assert_eq!(n["square"], "d4");
+    assert_eq!(n["view"]["squares"].as_array().unwrap().len(), 1);
+    let m = one(s.handle(r#"{"type":"guide","variant":"immune","letter":"M"}"#));
+    assert!(m["about"].as_str().unwrap().contains("swallows"), "{m}");
+    assert_eq!(m["legal"].as_array().unwrap().len(), 16);
+    let e = one(s.handle(r#"{"type":"guide","variant":"chess","letter":"Z"}"#));
+    assert_eq!(kind(&e), "error");
+}
+
 #[test]
 fn micro_state_shows_hidden_state_and_move_kinds() {
     let mut s = Session::new();

@@ -52,9 +52,11 @@ function connect() {
   ws.onmessage = (ev) => {
     const msg = JSON.parse(ev.data);
     if (msg.reply) window.cellmate.pending--;
-    if (msg.type === "state") { state = msg; showError(""); showGame(msg.game); render(); showHosted(msg); showClock(msg); }
-    else if (msg.type === "queue") { showQueue(msg); }
-    else if (msg.type === "info") { lastInfo = msg; renderInfo(); }
+    // The lines above the board (watching, clock, queue) are set before the board is sized.
+    if (msg.type === "state") { state = msg; showError(""); showGame(msg.game); showHosted(msg); showClock(msg); render(); }
+    else if (msg.type === "queue") { showQueue(msg); if (state) render(); }
+    else if (msg.type === "info") { lastInfo = msg; recordEval(msg); renderInfo(); renderEvalGraph(); }
+    else if (msg.type === "guide") { guideReply(msg); }
     else if (msg.type === "error") { showError(msg.message); }
     else if (msg.type === "display") { $("display").textContent = msg.text; }
     window.cellmate.messages.push(msg);
@@ -73,9 +75,29 @@ function showError(text) { $("error").textContent = text; }
 
 // ----- rendering -----
 
+// ----- fitting the window -----
+
+// The squares' size in pixels: the board fills the room the window leaves it — beside the
+// panel on a wide window, the window's width on a narrow one (the panel then goes below) —
+// and the height below the controls, so the whole board shows without scrolling.
 function squareSize(v) {
-  const big = Math.max(v.width, v.height);
-  return big >= 16 ? 40 : big >= 10 ? 52 : 64;
+  const wrap = $("boardwrap");
+  const narrow = window.innerWidth < 800; // style.css's @media (max-width: 799px)
+  const panel = narrow ? 0 : $("right").getBoundingClientRect().width + 16 * 1.0 + 28;
+  const room = document.documentElement.clientWidth;
+  const width = (narrow ? room - 14 : room - panel - 16) - 4;
+  const top = wrap.getBoundingClientRect().top + window.scrollY;
+  const height = window.innerHeight - top - 10;
+  const fit = Math.floor(Math.min(width / v.width, height / v.height));
+  return Math.max(16, Math.min(72, fit));
+}
+
+let resizeTimer = null;
+function watchWindowSize() {
+  window.addEventListener("resize", () => {
+    clearTimeout(resizeTimer);
+    resizeTimer = setTimeout(() => { if (state) render(); }, 60);
+  });
 }
 
 // Screen column and row of a board square.
@@ -85,6 +107,7 @@ function place(file, rank, v) {
 
 function render() {
   const v = state.view;
+  renderSubBoards(v);
   const size = squareSize(v);
   const board = $("board");
   board.innerHTML = "";
@@ -136,7 +159,7 @@ function render() {
       board.appendChild(d);
     }
   }
-  renderSubBoards(v, size);
+  $("subboards").style.width = v.width * size + 4 + "px";
   renderPanel();
 }
 
@@ -159,7 +182,7 @@ function lastMoveSquares() {
   return out;
 }
 
-function renderSubBoards(v, size) {
+function renderSubBoards(v) {
   const el = $("subboards");
   el.innerHTML = "";
   const boards = flipped ? v.boards.slice().reverse() : v.boards;
@@ -167,7 +190,7 @@ function renderSubBoards(v, size) {
     const d = document.createElement("div");
     d.className = "sub" + (b.active ? " active" : "");
     d.dataset.board = b.name;
-    d.style.width = (b.last_file - b.first_file + 1) * size + "px";
+    d.style.flex = `${b.last_file - b.first_file + 1} 1 0`;
     d.innerHTML = `<b>Board ${esc(b.name)}</b> — ${esc(b.side_to_move)} to move, result <b class="result">${esc(b.result)}</b><br>${esc(b.note)}`;
     el.appendChild(d);
   }
@@ -183,19 +206,12 @@ function renderPanel() {
   if (st.outcome) status = `Game over: ${st.outcome.result} (${st.outcome.reason})`;
   else status = `${st.view.side_to_move === "white" ? "White" : "Black"} to move` + (st.thinking ? " — engine thinking…" : "");
   $("status").textContent = status;
-  $("variant").value = st.variant;
+  keepVariantMenu(st);
   $("white").value = st.engine.white ? "engine" : "human";
   $("black").value = st.engine.black ? "engine" : "human";
   const strength = st.engine.depth ? "depth:" + st.engine.depth : st.engine.movetime ? "movetime:" + st.engine.movetime : "nodes:" + st.engine.nodes;
   if ([...$("strength").options].some((o) => o.value === strength)) $("strength").value = strength;
-  const moves = $("moves");
-  moves.innerHTML = "";
-  st.history.forEach((m) => {
-    const li = document.createElement("li");
-    li.innerHTML = `<span class="coords">${esc(m.text)}</span>` + (m.seed ? `<span class="seed">${esc(m.seed)}</span>` : "");
-    moves.appendChild(li);
-  });
-  moves.scrollTop = moves.scrollHeight;
+  renderMoves(st);
   $("held").innerHTML = st.view.held.map((h) => `<li>${h.piece.color} ${esc(h.piece.name)} (${esc(h.piece.letter)}) ${esc(h.note)}</li>`).join("") || "<li>none</li>";
   $("notes").innerHTML = st.view.notes.map((n) => `<li>${esc(n)}</li>`).join("");
   $("fen").value = st.fen;
@@ -204,6 +220,8 @@ function renderPanel() {
   $("pass").disabled = !st.legal.some((m) => m.kind === "pass") || st.thinking;
   lastInfo = st.info;
   renderInfo();
+  renderEvalGraph();
+  guideFollowVariant(st.variant);
   const kinds = [...new Set(st.legal.map((m) => m.kind))].sort();
   $("legend").textContent = "Legal move kinds here: " + (kinds.join(", ") || "none");
   $("chooser").hidden = true;
@@ -213,6 +231,176 @@ function renderInfo() {
   if (!lastInfo) { $("eval").textContent = "–"; $("pv").textContent = ""; return; }
   $("eval").textContent = `${lastInfo.score} (White's view)  depth ${lastInfo.depth}  ${lastInfo.nodes} nodes`;
   $("pv").textContent = lastInfo.pv.join(" ");
+}
+
+// ----- the variant menu -----
+
+// The menu shows the player's choice: it follows the game's variant only when that changes
+// (a new game, an import), not on every state, so choosing a variant and then New game starts
+// that variant.
+let menuVariant = null;
+function keepVariantMenu(st) {
+  if (st.variant !== menuVariant) {
+    menuVariant = st.variant;
+    $("variant").value = st.variant;
+  }
+}
+
+// ----- the move list -----
+
+// Numbered as moves: one line per move number, the side that moves first in the variant
+// (state.first_side: White, or Immune Chess's Invaders, IM-3) on the left. A game from a FEN
+// with the other side to move starts its first line with "…".
+function renderMoves(st) {
+  const box = $("moves");
+  box.innerHTML = "";
+  let row = null;
+  let number = 0;
+  const cell = (m) => {
+    const span = document.createElement("span");
+    span.className = "mv";
+    if (!m) { span.textContent = "…"; return span; }
+    span.innerHTML = `<span class="coords">${esc(m.text)}</span>` + (m.seed ? `<span class="seed">${esc(m.seed)}</span>` : "");
+    return span;
+  };
+  for (const m of st.history) {
+    if (!row || m.side === st.first_side || row.childElementCount >= 3) {
+      number++;
+      row = document.createElement("div");
+      row.className = "moverow";
+      row.innerHTML = `<span class="num">${number}.</span>`;
+      box.appendChild(row);
+      if (m.side !== st.first_side) row.appendChild(cell(null));
+    }
+    row.appendChild(cell(m));
+  }
+  box.scrollTop = box.scrollHeight;
+}
+
+// ----- the evaluation graph -----
+
+// The engine's scores over the game (White's view), one point per position it searched, kept
+// in sessionStorage with the game's start and moves (one game: a reload or a take-back keeps
+// the scores of the moves still played, another game replaces them).
+const EVAL_KEY = "cellmate-evals";
+const EVAL_CAP = 1000; // centipawns at the graph's edge; a mate is drawn there
+function evalGame(st) {
+  let g = null;
+  try { g = JSON.parse(sessionStorage.getItem(EVAL_KEY) || "null"); } catch (e) { g = null; }
+  const moves = st.history.map((m) => m.text);
+  if (!g || g.start !== st.start_fen || !Array.isArray(g.moves) || typeof g.evals !== "object") {
+    return { start: st.start_fen, moves, evals: {} };
+  }
+  let same = 0;
+  while (same < g.moves.length && same < moves.length && g.moves[same] === moves[same]) same++;
+  if (same < g.moves.length && same < moves.length) {
+    // Another line from ply `same` on: keep the scores up to there.
+    for (const ply of Object.keys(g.evals)) if (Number(ply) > same) delete g.evals[ply];
+    g.moves = moves;
+  } else if (moves.length > g.moves.length) g.moves = moves;
+  g.common = same;
+  return g;
+}
+function scoreCp(text) {
+  if (text.startsWith("#")) return Number(text.slice(1)) >= 0 ? EVAL_CAP : -EVAL_CAP;
+  return Math.max(-EVAL_CAP, Math.min(EVAL_CAP, Math.round(Number(text) * 100)));
+}
+function recordEval(info) {
+  if (!state || !info || typeof info.score !== "string") return;
+  const g = evalGame(state);
+  g.evals[state.history.length] = scoreCp(info.score);
+  delete g.common;
+  try { sessionStorage.setItem(EVAL_KEY, JSON.stringify(g)); } catch (e) { /* full: not kept */ }
+}
+function gameEvals(st) {
+  const g = evalGame(st);
+  return Object.entries(g.evals)
+    .map(([ply, v]) => [Number(ply), v])
+    .filter(([ply]) => ply <= st.history.length)
+    .sort((x, y) => x[0] - y[0]);
+}
+function renderEvalGraph() {
+  const svg = $("evalgraph");
+  if (!state) return;
+  const pts = gameEvals(state);
+  const W = 300, H = 60, n = Math.max(state.history.length, 1);
+  const x = (ply) => (ply / n) * W;
+  const y = (cp) => H / 2 - (cp / EVAL_CAP) * (H / 2 - 3);
+  let body = `<line x1="0" y1="${H / 2}" x2="${W}" y2="${H / 2}" stroke="#bbb" stroke-width="1"/>`;
+  if (pts.length) {
+    const line = pts.map(([p, v]) => `${x(p).toFixed(1)},${y(v).toFixed(1)}`).join(" ");
+    body += `<polyline points="${line}" fill="none" stroke="#1565c0" stroke-width="2" vector-effect="non-scaling-stroke"/>`;
+    body += pts.map(([p, v]) => `<circle cx="${x(p).toFixed(1)}" cy="${y(v).toFixed(1)}" r="2" fill="#1565c0" data-ply="${p}" data-cp="${v}"><title>ply ${p}: ${(v / 100).toFixed(2)}</title></circle>`).join("");
+  } else {
+    body += `<text x="${W / 2}" y="${H / 2 - 6}" text-anchor="middle" font-size="11" fill="#888">the engine's scores show here</text>`;
+  }
+  svg.innerHTML = body;
+  svg.dataset.points = String(pts.length);
+}
+
+// ----- the piece guide -----
+
+// Pick a piece type of the game's variant: the server puts it alone on an empty board and
+// answers with its legal moves there (the rules' own, src/gui/guide.rs) and a sentence.
+let guideVariant = null;
+let guideData = null;
+function guideFollowVariant(variant) {
+  if (variant === guideVariant) return;
+  guideVariant = variant;
+  guideData = null;
+  $("guide-board").innerHTML = "";
+  $("guide-about").textContent = "";
+  send({ type: "guide", variant });
+}
+function guideReply(msg) {
+  if (msg.variant !== guideVariant) return;
+  const sel = $("guide-piece");
+  if (!msg.letter) {
+    sel.innerHTML = `<option value="">choose a piece…</option>` +
+      msg.pieces.map((p) => `<option value="${esc(p.letter)}">${esc(p.name || p.letter)}</option>`).join("");
+    return;
+  }
+  guideData = msg;
+  sel.value = msg.letter;
+  renderGuide();
+}
+function renderGuide() {
+  const g = guideData;
+  const box = $("guide-board");
+  box.innerHTML = "";
+  if (!g) return;
+  const v = g.view;
+  const avail = Math.max(120, $("right").getBoundingClientRect().width - 4);
+  const size = Math.max(12, Math.min(30, Math.floor(avail / v.width)));
+  box.style.gridTemplateColumns = `repeat(${v.width}, ${size}px)`;
+  box.style.gridTemplateRows = `repeat(${v.height}, ${size}px)`;
+  const targets = new Set(g.legal.map((m) => m.to && m.to.name));
+  const piece = v.squares[0];
+  for (let rank = 0; rank < v.height; rank++) {
+    for (let file = 0; file < v.width; file++) {
+      const name = squareName(file, rank);
+      const d = document.createElement("div");
+      d.className = "sq " + ((file + rank) % 2 ? "light" : "dark");
+      d.dataset.sq = name;
+      d.style.gridColumn = file + 1;
+      d.style.gridRow = v.height - rank;
+      if (targets.has(name)) d.classList.add("target");
+      if (piece && piece.square === name) {
+        d.classList.add("occupied");
+        d.dataset.piece = piece.piece.letter;
+        d.appendChild(pieceImage(g.variant, piece.piece.letter, piece.piece.color, piece.piece.name, size));
+      }
+      box.appendChild(d);
+    }
+  }
+  $("guide-about").textContent = `${g.name} (${g.legal.length} moves from ${g.square} here): ${g.about}`;
+}
+function initGuide() {
+  $("guide-piece").addEventListener("change", () => {
+    const letter = $("guide-piece").value;
+    if (!letter) { guideData = null; renderGuide(); $("guide-about").textContent = ""; return; }
+    send({ type: "guide", variant: guideVariant, letter });
+  });
 }
 
 // ----- move entry -----
@@ -282,8 +470,10 @@ function init() {
   });
   $("flip").addEventListener("click", () => { flipped = !flipped; if (state) render(); });
   $("chooser-cancel").addEventListener("click", () => { selected = null; render(); });
-  $("import-btn").addEventListener("click", () => send({ type: "import", text: $("import").value }));
+  $("import-btn").addEventListener("click", () => send({ type: "import", text: $("import").value, variant: $("variant").value }));
   document.addEventListener("keydown", (e) => { if (e.key === "Escape" && selected) { selected = null; render(); } });
+  initGuide();
+  watchWindowSize();
   connect();
 }
 
