@@ -471,6 +471,9 @@ pub const MAX_CONNECTIONS: usize = 256;
 pub const IDLE_TIMEOUT: Duration = Duration::from_secs(30 * 60);
 /// The default size of the one hash table of all searches, in MB.
 pub const HASH_MB: usize = 64;
+/// The WebSocket close code and reason of a page closed for being quiet: the page then says so
+/// and does not reconnect by itself, as it does when the connection is lost (a server restart).
+pub const IDLE_CLOSE: (u16, &str) = (4000, "idle");
 
 /// Serves the page on `addr` until the process ends.
 pub fn serve(addr: SocketAddr, config: &Config) -> std::io::Result<()> {
@@ -758,7 +761,10 @@ fn websocket(s: TcpStream, pool: Arc<Pool>, idle: Duration) -> std::io::Result<(
             heard = Instant::now();
         } else if heard.elapsed() >= idle {
             log::info!("gui: a board page quiet for {idle:?} closed");
-            let _ = ws.close(None);
+            let _ = ws.close(Some(tungstenite::protocol::CloseFrame {
+                code: IDLE_CLOSE.0.into(),
+                reason: IDLE_CLOSE.1.into(),
+            }));
             let _ = ws.flush();
             return Ok(());
         }

@@ -614,7 +614,7 @@ async fn board(mut ws: WebSocket, app: &Arc<App>, game: Option<String>) {
         let out = match tokio::time::timeout(wait, ws.recv()).await {
             Err(_) if !session.is_thinking() => {
                 log::info!("serve: a board page quiet for {:?} closed", app.idle);
-                let _ = ws.send(Message::Close(None)).await;
+                let _ = ws.send(idle_close()).await;
                 return;
             }
             Err(_) => Vec::new(),
@@ -685,7 +685,7 @@ async fn watch_game(mut ws: WebSocket, app: &App, id: &str, mut rx: watch::Recei
             },
             got = tokio::time::timeout(wait, ws.recv()) => match got {
                 Err(_) => {
-                    let _ = ws.send(Message::Close(None)).await;
+                    let _ = ws.send(idle_close()).await;
                     return;
                 }
                 Ok(Some(Ok(Message::Text(t)))) => {
@@ -736,6 +736,15 @@ fn hosted(rec: &mut Recorder, session: &mut Session, text: &str) -> Vec<Value> {
         }
     }
     session.handle(text)
+}
+
+/// The close frame of a page closed for being quiet ([`crate::gui::IDLE_CLOSE`]).
+fn idle_close() -> Message {
+    let (code, reason) = crate::gui::IDLE_CLOSE;
+    Message::Close(Some(axum::extract::ws::CloseFrame {
+        code,
+        reason: reason.into(),
+    }))
 }
 
 /// Puts the stored game `id` into the session.

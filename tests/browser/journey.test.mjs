@@ -11,6 +11,8 @@
 //   the engine's scores;
 // - the page is reloaded mid-game: the same game (its /game/<id> URL), the graph kept, and it
 //   goes on;
+// - the server is killed (SIGKILL) mid-game and started again: the page connects again by
+//   itself and the game goes on;
 // - the piece guide draws a piece type's moves, exactly the legal moves the server sent;
 // - a screenshot of the window: docs/gui-<variant>-<laptop|phone>.png.
 //
@@ -40,9 +42,9 @@ const SIZES = {
 const VARIANTS = ["chess", "recursion", "microorganism", "immune"];
 const PLAYER_MOVES = 2; // the player's moves before the reload (each answered by the engine)
 
-function start() {
+function start(bind = "127.0.0.1:0") {
   return new Promise((resolve, reject) => {
-    const p = spawn(binary, ["serve", "--bind", "127.0.0.1:0", "--workers", "1", "--hash", "8", "--db", path.join(dir, "games.db")]);
+    const p = spawn(binary, ["serve", "--bind", bind, "--workers", "1", "--hash", "8", "--db", path.join(dir, "games.db")]);
     let log = "";
     p.stderr.on("data", (d) => {
       log += d;
@@ -51,6 +53,14 @@ function start() {
     });
     p.on("exit", (code) => reject(new Error(`cellmate serve exited (${code}): ${log}`)));
   });
+}
+
+// The server killed with SIGKILL and started again on the same address and database.
+let server;
+let addr;
+async function restart() {
+  await new Promise((resolve) => { server.on("exit", resolve); server.kill("SIGKILL"); });
+  [server, addr] = await start(addr);
 }
 
 async function settle(page) {
@@ -164,6 +174,26 @@ async function journey(browser, addr, variant, sizeName) {
     st = await plies(page, n);
     assert.equal(st.history[n - 2].text, m.text);
 
+    // The server killed (kill -9) as soon as the player's move is stored, the engine's answer
+    // perhaps not yet found, and started again: the page connects again by itself, the game
+    // comes back from the store and the engine answers.
+    const m2 = pickMove(st, 2);
+    await enter(page, size.hasTouch, m2);
+    await page.waitForFunction((n) => window.cellmate.state.history.length >= n, n + 1, { timeout: 30000 });
+    const opens = await page.evaluate(() => window.cellmate.opens);
+    await restart();
+    n += 2;
+    // A state from the new server process (on a socket opened after the kill: the old one may
+    // have sent the engine's answer just before it), with the engine's answer.
+    await page.waitForFunction(([opens, n]) => window.cellmate.opens > opens &&
+      window.cellmate.messages.slice(window.cellmate.openedAt).some((x) => x.type === "state" && x.history.length === n && !x.thinking),
+    [opens, n], { timeout: 60000 });
+    st = await plies(page, n);
+    assert.equal(st.history[n - 2].text, m2.text, `${label}: the player's move after the restart`);
+    assert.equal(new URL(page.url()).pathname, url, `${label}: another game after the restart`);
+    assert.equal(await page.textContent("#error"), "", `${label}: an error line after the restart`);
+    await checkFits(page, `${label} after the restart`);
+
     // The piece guide: the first piece type's moves, as the server sent them.
     const guideReply = page.waitForFunction(() => window.cellmate.messages.some((x) => x.type === "guide" && x.letter));
     const letter = await page.$eval("#guide-piece", (s) => s.options[1].value);
@@ -186,7 +216,7 @@ async function journey(browser, addr, variant, sizeName) {
       console.log(`shot ${path.relative(root, file)}`);
     }
     assert.deepEqual(errors, [], `${label}: page errors`);
-    console.log(`ok   ${label}: fits, ${n} plies (${st.history.map((h) => h.text).join(" ")}), reload kept ${url}, guide ${g.name}: ${drawn.length} targets`);
+    console.log(`ok   ${label}: fits, ${n} plies (${st.history.map((h) => h.text).join(" ")}), reload and kill -9 kept ${url}, guide ${g.name}: ${drawn.length} targets`);
     return 0;
   } catch (e) {
     console.log(`FAIL ${label}: ${e.message}`);
@@ -200,10 +230,8 @@ const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
   args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
 });
-let server;
 let failures = 0;
 try {
-  let addr;
   [server, addr] = await start();
   const only = process.env.ONLY ? process.env.ONLY.split(",") : null;
   for (const variant of VARIANTS) {

@@ -61,8 +61,27 @@ function connect() {
     else if (msg.type === "display") { $("display").textContent = msg.text; }
     window.cellmate.messages.push(msg);
   };
-  ws.onclose = () => { showError("disconnected from the engine; reload the page"); };
+  ws.onopen = () => {
+    reconnects = 0;
+    // For tests: how many sockets opened, and where the newest one's messages begin.
+    window.cellmate.opens++;
+    window.cellmate.openedAt = window.cellmate.messages.length;
+  };
+  ws.onclose = (ev) => {
+    // Replies still due on the lost socket will not come.
+    window.cellmate.pending = 0;
+    if (ev.code === 4000) { showError("closed after a long time without a move; reload the page to go on"); return; }
+    // A lost connection (a server restart, a network drop) is opened again: the game's URL
+    // brings the stored game back (`cellmate serve`).
+    if (reconnects >= RECONNECTS) { showError("disconnected from the engine; reload the page"); return; }
+    reconnects++;
+    showError("connection lost; connecting again…");
+    setTimeout(connect, Math.min(4000, 250 * 2 ** reconnects));
+  };
 }
+// How often a lost connection is tried again (after 0.5 s, 1 s, 2 s, then every 4 s).
+const RECONNECTS = 20;
+let reconnects = 0;
 
 // The address bar shows the stored game's URL (`cellmate serve`; `cellmate gui` stores none).
 function showGame(id) {
@@ -453,7 +472,7 @@ function engineSettings() {
 }
 
 function init() {
-  window.cellmate = { messages: [], pending: 0, get state() { return state; }, send, pieceImage };
+  window.cellmate = { messages: [], pending: 0, opens: 0, openedAt: 0, get state() { return state; }, send, pieceImage };
   const variants = ["chess", "recursion", "microorganism", "immune"];
   $("variant").innerHTML = variants.map((v) => `<option>${v}</option>`).join("");
   $("new").addEventListener("click", () => {
