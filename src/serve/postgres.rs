@@ -142,7 +142,9 @@ impl PostgresStore {
         let pool = off_runtime(|| {
             let mut client = config.connect(NoTls).map_err(|e| at(text(&e)))?;
             let mut tx = client.transaction().map_err(|e| at(text(&e)))?;
-            tx.execute("SELECT pg_advisory_xact_lock($1)", &[&SCHEMA_LOCK])
+            // (Without the notices "relation ... already exists, skipping" at each start.)
+            tx.batch_execute("SET LOCAL client_min_messages = warning")
+                .and_then(|_| tx.execute("SELECT pg_advisory_xact_lock($1)", &[&SCHEMA_LOCK]))
                 .and_then(|_| tx.batch_execute(SCHEMA))
                 .map_err(|e| at(format!("creating the tables: {}", text(&e))))?;
             tx.commit().map_err(|e| at(text(&e)))?;
