@@ -149,7 +149,9 @@ enum Command {
         /// Seconds a board page may stay quiet (no message, no search) before it is closed.
         #[arg(long, default_value_t = cellmate::gui::IDLE_TIMEOUT.as_secs())]
         idle_timeout: u64,
-        /// The SQLite database of the games (created if missing; `:memory:` keeps nothing).
+        /// Where the games are kept: a PostgreSQL URL (`postgres://user@host:port/dbname`,
+        /// shared by several servers), else a SQLite file (created if missing; `:memory:`
+        /// keeps nothing).
         #[arg(long, default_value = "cellmate.db")]
         db: String,
         /// Seconds a client may take to send a request head; a slower one is dropped.

@@ -5,10 +5,12 @@
 //! ([`crate::gui::session::Session`]) and the one bounded search pool of all players
 //! ([`crate::gui::pool::Pool`]). What it adds: HTTP and WebSockets by axum on tokio instead of
 //! a thread per connection, `/healthz`, and games kept in a [`store::GameStore`] (SQLite,
-//! [`sqlite::SqliteStore`]), each move written before the page is told it was played. A game
+//! [`sqlite::SqliteStore`], or PostgreSQL, [`postgres::PostgresStore`], shared by several
+//! servers), each move written before the page is told it was played. A game
 //! has a URL, `/game/<id>`, that reopens it, also after the server was restarted or killed.
 
 pub mod clock;
+pub mod postgres;
 pub mod sqlite;
 pub mod store;
 
@@ -101,7 +103,8 @@ impl Drop for Hold {
 /// What `cellmate serve` adds to the local board's [`Config`].
 #[derive(Clone, Debug)]
 pub struct Settings {
-    /// The SQLite database of the games (`:memory:` keeps nothing).
+    /// Where the games are kept: a PostgreSQL URL (`postgres://…`, `postgresql://…`), else the
+    /// path of a SQLite database (`:memory:` keeps nothing).
     pub db: String,
     /// A request head not read whole within this time ends its connection.
     pub head_timeout: Duration,
@@ -120,8 +123,7 @@ impl Default for Settings {
 /// local board's ([`crate::gui::Config`]): its `max_connections` bounds the board pages open
 /// at once.
 pub fn run(bind: SocketAddr, config: &Config, settings: &Settings) -> Result<(), String> {
-    let db = &settings.db;
-    let store = sqlite::SqliteStore::open(db).map_err(|e| format!("{db}: {e}"))?;
+    let store = open_store(&settings.db)?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .thread_name("serve")
@@ -131,8 +133,21 @@ pub fn run(bind: SocketAddr, config: &Config, settings: &Settings) -> Result<(),
         let listener = tokio::net::TcpListener::bind(bind)
             .await
             .map_err(|e| format!("{bind}: {e}"))?;
-        serve(listener, config, settings, Arc::new(store)).await
+        serve(listener, config, settings, store).await
     })
+}
+
+/// The store `db` names: a PostgreSQL database if it is a URL `postgres://…` or
+/// `postgresql://…` ([`postgres::is_url`]), else a SQLite file (created if missing).
+pub fn open_store(db: &str) -> Result<Arc<dyn GameStore>, String> {
+    if postgres::is_url(db) {
+        let store = postgres::PostgresStore::open(db).map_err(|e| e.to_string())?;
+        log::info!("serve: games in PostgreSQL at {}", store.place());
+        Ok(Arc::new(store))
+    } else {
+        let store = sqlite::SqliteStore::open(db).map_err(|e| format!("{db}: {e}"))?;
+        Ok(Arc::new(store))
+    }
 }
 
 /// Serves on a bound listener with games in `store`.
@@ -144,7 +159,7 @@ pub async fn serve(
 ) -> Result<(), String> {
     let head_timeout = settings.head_timeout;
     let addr = listener.local_addr().map_err(|e| e.to_string())?;
-    let games = store.list().map_err(|e| e.to_string())?;
+    let games = tokio::task::block_in_place(|| store.list()).map_err(|e| e.to_string())?;
     let pool = Pool::with_eval(config.workers, config.hash_mb, config.eval)?;
     let app = Arc::new(App {
         access: Access::new(addr, &config.allow_origins),
@@ -289,7 +304,7 @@ async fn healthz(State(app): State<Arc<App>>) -> Response {
 
 /// The stored game `id`, or the answer that there is none (404) or the store failed (500).
 fn stored(app: &App, id: &str) -> Result<StoredGame, (StatusCode, &'static [u8])> {
-    match app.store.load(id) {
+    match tokio::task::block_in_place(|| app.store.load(id)) {
         Ok(Some(g)) => Ok(g),
         Ok(None) => Err((StatusCode::NOT_FOUND, b"no such game\n")),
         Err(e) => {
@@ -749,9 +764,7 @@ fn idle_close() -> Message {
 
 /// Puts the stored game `id` into the session.
 fn reopen(app: &App, id: &str, session: &mut Session) -> Result<StoredGame, String> {
-    let g = app
-        .store
-        .load(id)
+    let g = tokio::task::block_in_place(|| app.store.load(id))
         .map_err(|e| e.to_string())?
         .ok_or_else(|| format!("no game {id:?}: a new game instead"))?;
     let (start, moves) = replay(&g)?;

@@ -1,6 +1,7 @@
-//! Where `cellmate serve` keeps its games: one small trait, [`GameStore`], so that the
-//! embedded SQLite store ([`super::sqlite::SqliteStore`]) can be joined later by one on a
-//! database server shared by several `serve` processes (docs/hosting.md).
+//! Where `cellmate serve` keeps its games: one small trait, [`GameStore`], with two stores: the
+//! embedded SQLite one ([`super::sqlite::SqliteStore`]) and one on a PostgreSQL server that
+//! several `serve` processes share ([`super::postgres::PostgresStore`], docs/hosting.md). Both
+//! keep the one contract checked by `tests/it/serve/store.rs`.
 //!
 //! A game is its variant, its start position, its moves in UCI coordinates with the time each
 //! was played, and the engine's settings (which sides it plays, how long it thinks). The server

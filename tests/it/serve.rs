@@ -1,7 +1,12 @@
 //! `cellmate serve` (src/serve/): the binary on a free loopback port, its `/healthz`, its
 //! Host and Origin checks, a game played over its WebSocket, and the game still there, with its
 //! moves, after the server was killed with SIGKILL (in the middle of a search) and started
-//! again on the same database.
+//! again on the same database. `store` checks the one contract of every game store on SQLite,
+//! `postgres` the PostgreSQL store and `cellmate serve --db postgres://…` on a throwaway
+//! PostgreSQL cluster.
+
+mod postgres;
+mod store;
 
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
@@ -240,7 +245,13 @@ fn serve_answers_healthz_and_refuses_other_origins_hosts_and_one_page_too_many()
 fn a_game_survives_kill_9_in_the_middle_of_a_search() {
     let db = Db::new("restart");
     let [db, path] = db.options();
-    let server = Server::start(&[&db, &path]);
+    kill_9_journey(&[&db, &path]);
+}
+
+/// The journey of [`a_game_survives_kill_9_in_the_middle_of_a_search`] on the database that
+/// the options `db` name (SQLite or PostgreSQL); returns the game's id.
+fn kill_9_journey(db: &[&str]) -> String {
+    let server = Server::start(db);
     let mut page = server.board(None);
     let hello = page.state_at(0);
     assert_eq!(hello["game"], Value::Null, "no game stored before a move");
@@ -263,7 +274,7 @@ fn a_game_survives_kill_9_in_the_middle_of_a_search() {
     assert_eq!(thinking["thinking"], true);
     server.kill();
 
-    let server = Server::start(&[&db, &path]);
+    let server = Server::start(db);
     let game = server.json(&format!("/game/{id}/json"));
     assert_eq!(moves(&game), ["e2e4", black.as_str(), "d2d4"]);
     assert_eq!(game["variant"], "chess");
@@ -282,6 +293,7 @@ fn a_game_survives_kill_9_in_the_middle_of_a_search() {
     let game = server.json(&format!("/game/{id}/json"));
     assert_eq!(moves(&game).len(), 4);
     assert_eq!(server.json("/healthz")["sessions"], 1);
+    id
 }
 
 /// A game over the socket: the page's move, the engine's answer, a take-back.
