@@ -151,8 +151,14 @@ enum Command {
         idle_timeout: u64,
         /// Where the games are kept: a PostgreSQL URL (`postgres://user@host:port/dbname`,
         /// shared by several servers), else a SQLite file (created if missing; `:memory:`
-        /// keeps nothing).
-        #[arg(long, default_value = "cellmate.db")]
+        /// keeps nothing). Read from the environment variable CELLMATE_DB when the option is
+        /// not given, so that a password stays out of the process list.
+        #[arg(
+            long,
+            env = "CELLMATE_DB",
+            default_value = "cellmate.db",
+            hide_env_values = true
+        )]
         db: String,
         /// Seconds a client may take to send a request head; a slower one is dropped.
         #[arg(long, default_value_t = cellmate::serve::HEAD_TIMEOUT.as_secs())]

@@ -540,3 +540,31 @@ fn waiting_searches_are_served_in_order_and_told_their_place() {
     pages[2].send(r#"{"type":"stop"}"#);
     pages[2].state_at(2);
 }
+
+/// The store's URL may come from the environment (`CELLMATE_DB`), keeping a password out of the
+/// process list; an unreachable PostgreSQL there ends `serve` with one line that names the
+/// server without the password, exit status 1.
+#[test]
+fn the_store_url_comes_from_the_environment() {
+    let free = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = free.local_addr().unwrap().port();
+    drop(free);
+    let out = Command::new(env!("CARGO_BIN_EXE_cellmate"))
+        .args(["serve", "--bind", "127.0.0.1:0"])
+        .env(
+            "CELLMATE_DB",
+            format!("postgres://host:s3cret@127.0.0.1:{port}/games"),
+        )
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(
+        err.contains(&format!("PostgreSQL at host@127.0.0.1:{port}/games"))
+            && err.contains("error connecting to server"),
+        "{err}"
+    );
+    assert!(!err.contains("s3cret"), "{err}");
+}
