@@ -30,7 +30,7 @@ help:
 	@echo "gui     serve the board page on http://127.0.0.1:8080/ (docs/gui.md)"
 	@echo "gui-test  headless Chromium + Playwright: another page cannot open the socket, every move kind of every variant entered with the mouse, checked against d; screenshots docs/gui-*.png; cellmate serve keeps a game across kill -9; a journey per variant at laptop and phone size (not CI)"
 	@echo "gui-load  300 board sessions on loopback, searches in 50, all dropped: peak and final memory and threads (not CI)"
-	@echo "serve-load  200 players play cellmate serve at once on loopback (engine 100 ms a move, 2 workers): every move answered, waits, queue, memory (not CI; a few minutes)"
+	@echo "serve-load  200 players at once against cellmate serve on loopback, two waves (engine 100 ms a move, 2 workers): every move answered, waits, queue, memory, threads (not CI; about 4 minutes)"
 	@echo "gui-check  xdotool clicks every kind of move into a real XBoard per variant (not CI)"
 	@echo "host-check  a user's journeys through a real XBoard per variant: modes, matches, new game, paste, load, retract, analysis, flag (not CI)"
 	@echo "strength  the docs/strength.md results table: ROWS (all) of fairymax sjaakii depth1-V random-V, and sf-N base-V (hours)"
