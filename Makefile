@@ -6,7 +6,7 @@ BIN := $(TARGET_DIR)/release/cellmate
 DEPTH ?= 6
 
 .PHONY: help build run test perft bench fuzz fuzz-binary playouts latency soak memory time-safety lint fmt clean \
-	verify-xboard verify-python verify-uci-clients gui gui-test gui-check gui-load host-check strength \
+	verify-xboard verify-python verify-uci-clients gui gui-test gui-check gui-load serve-load host-check strength \
 	conversion
 
 help:
@@ -30,6 +30,7 @@ help:
 	@echo "gui     serve the board page on http://127.0.0.1:8080/ (docs/gui.md)"
 	@echo "gui-test  headless Chromium + Playwright: another page cannot open the socket, every move kind of every variant entered with the mouse, checked against d; screenshots docs/gui-*.png; cellmate serve keeps a game across kill -9; a journey per variant at laptop and phone size (not CI)"
 	@echo "gui-load  300 board sessions on loopback, searches in 50, all dropped: peak and final memory and threads (not CI)"
+	@echo "serve-load  200 players at once against cellmate serve on loopback, two waves (engine 100 ms a move, 2 workers): every move answered, waits, queue, memory, threads (not CI; about 4 minutes)"
 	@echo "gui-check  xdotool clicks every kind of move into a real XBoard per variant (not CI)"
 	@echo "host-check  a user's journeys through a real XBoard per variant: modes, matches, new game, paste, load, retract, analysis, flag (not CI)"
 	@echo "strength  the docs/strength.md results table: ROWS (all) of fairymax sjaakii depth1-V random-V, and sf-N base-V (hours)"
@@ -190,6 +191,13 @@ GUI_SESSIONS ?= 300
 GUI_SEARCHING ?= 50
 gui-load: build
 	python3 scripts/gui_load.py $(BIN) $(GUI_SESSIONS) $(GUI_SEARCHING)
+
+SERVE_PLAYERS ?= 200
+SERVE_MOVES ?= 8
+SERVE_MOVETIME ?= 100
+SERVE_WORKERS ?= 2
+serve-load: build
+	WORKERS=$(SERVE_WORKERS) python3 scripts/serve_load.py $(BIN) $(SERVE_PLAYERS) $(SERVE_MOVES) $(SERVE_MOVETIME)
 
 gui-test:
 	@test -x $(CHROMIUM) || { echo "gui-test needs Chromium at $(CHROMIUM): apt-get install -y chromium" >&2; exit 1; }

@@ -163,6 +163,20 @@ enum Command {
         /// Seconds a client may take to send a request head; a slower one is dropped.
         #[arg(long, default_value_t = cellmate::serve::HEAD_TIMEOUT.as_secs())]
         head_timeout: u64,
+        /// WebSocket messages a second one client (IP address) earns; one over the limit is
+        /// refused with an error and not executed.
+        #[arg(long, default_value_t = cellmate::serve::limit::RATE)]
+        rate: f64,
+        /// WebSocket messages one client may send at once (its bucket's size).
+        #[arg(long, default_value_t = cellmate::serve::limit::BURST)]
+        burst: f64,
+        /// Board pages one client (IP address) may have open at once; one more gets 429.
+        #[arg(long, default_value_t = cellmate::serve::limit::MAX_SESSIONS_PER_CLIENT)]
+        max_sessions_per_client: usize,
+        /// A reverse proxy's address whose X-Forwarded-For names the client (else every
+        /// client behind it is the proxy); repeatable. Off by default.
+        #[arg(long = "trust-proxy")]
+        trust_proxy: Vec<std::net::IpAddr>,
     },
     /// Fits material values to game results (Texel method) over the quiet positions of the
     /// games in a PGN file written by `cellmate match --pgn`.
@@ -531,6 +545,10 @@ fn main() -> ExitCode {
             idle_timeout,
             db,
             head_timeout,
+            rate,
+            burst,
+            max_sessions_per_client,
+            trust_proxy,
         }) => {
             let config = cellmate::gui::Config {
                 allow_origins: allow_origin,
@@ -543,8 +561,20 @@ fn main() -> ExitCode {
             let settings = cellmate::serve::Settings {
                 db,
                 head_timeout: std::time::Duration::from_secs(head_timeout),
+                limits: cellmate::serve::limit::Limits {
+                    rate,
+                    burst,
+                    max_sessions: max_sessions_per_client,
+                    trusted_proxies: trust_proxy,
+                },
             };
-            cellmate::serve::run(bind, &config, &settings).map_err(|e| format!("serve: {e}"))
+            if !(rate.is_finite() && rate > 0.0 && burst.is_finite() && burst >= 1.0) {
+                Err(format!(
+                    "serve: --rate must be above 0 and --burst at least 1 (got {rate}, {burst})"
+                ))
+            } else {
+                cellmate::serve::run(bind, &config, &settings).map_err(|e| format!("serve: {e}"))
+            }
         }
         Some(Command::Tune {
             pgn,

@@ -10,18 +10,19 @@
 //! has a URL, `/game/<id>`, that reopens it, also after the server was restarted or killed.
 
 pub mod clock;
+pub mod limit;
 pub mod postgres;
 pub mod sqlite;
 pub mod store;
 
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{ConnectInfo, Path, Request, State};
-use axum::http::{header, Method, StatusCode};
+use axum::http::{header, HeaderMap, Method, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
@@ -48,6 +49,8 @@ struct App {
     sessions: AtomicUsize,
     max_sessions: usize,
     idle: Duration,
+    /// Each client's message bucket and pages open (`--rate`, `--max-sessions-per-client`).
+    clients: limit::Clients,
     /// The games a page plays now, each with its last state for the pages watching it.
     live: std::sync::Mutex<std::collections::HashMap<GameId, watch::Sender<Value>>>,
 }
@@ -108,6 +111,8 @@ pub struct Settings {
     pub db: String,
     /// A request head not read whole within this time ends its connection.
     pub head_timeout: Duration,
+    /// The per-client limits: messages a second, pages open, trusted proxies.
+    pub limits: limit::Limits,
 }
 
 impl Default for Settings {
@@ -115,6 +120,7 @@ impl Default for Settings {
         Settings {
             db: "cellmate.db".into(),
             head_timeout: HEAD_TIMEOUT,
+            limits: limit::Limits::default(),
         }
     }
 }
@@ -168,6 +174,7 @@ pub async fn serve(
         sessions: AtomicUsize::new(0),
         max_sessions: config.max_connections,
         idle: config.idle_timeout,
+        clients: limit::Clients::new(settings.limits.clone()),
         live: Default::default(),
     });
     log::info!(
@@ -175,6 +182,21 @@ pub async fn serve(
         games.len(),
         config.workers,
         config.hash_mb
+    );
+    let limits = &settings.limits;
+    log::info!(
+        "serve: per client at most {} messages a second ({} at once), {} pages open{}",
+        limits.rate,
+        limits.burst,
+        limits.max_sessions,
+        if limits.trusted_proxies.is_empty() {
+            String::new()
+        } else {
+            format!(
+                "; X-Forwarded-For trusted from {:?}",
+                limits.trusted_proxies
+            )
+        }
     );
     eprintln!("cellmate serve: listening on http://{addr}/ (Ctrl-C to stop)");
     let router = Router::new()
@@ -362,30 +384,53 @@ fn replay(g: &StoredGame) -> Result<(AnyPos, Vec<Move>), String> {
     Ok((start, moves))
 }
 
-/// Gives back a board page's place when its socket ends.
-struct Seat(Arc<App>);
+/// Gives back a board page's place, among all pages and among its client's, when its socket
+/// ends.
+struct Seat {
+    app: Arc<App>,
+    client: IpAddr,
+}
 
 impl Drop for Seat {
     fn drop(&mut self) {
-        self.0.sessions.fetch_sub(1, Ordering::SeqCst);
+        self.app.sessions.fetch_sub(1, Ordering::SeqCst);
+        self.app.clients.close(self.client);
     }
 }
+
+/// The answer to a board page over `--max-sessions-per-client`.
+pub const TOO_MANY_PAGES: &[u8] = b"too many board pages open from your address\n";
 
 /// `/ws[?game=<id>]`: a board page's socket, on a new game or a stored one.
 async fn socket(
     State(app): State<Arc<App>>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
     uri: axum::http::Uri,
     upgrade: WebSocketUpgrade,
 ) -> Response {
+    let forwarded = (headers.get_all("x-forwarded-for").iter()).filter_map(|v| v.to_str().ok());
+    let client = app.clients.client(peer.ip(), forwarded);
+    if !app.clients.open(client, Instant::now()) {
+        log::warn!(
+            "serve: {client} has {} board pages open, one more refused",
+            app.clients.limits().max_sessions
+        );
+        return plain(StatusCode::TOO_MANY_REQUESTS, TOO_MANY_PAGES);
+    }
     if app.sessions.fetch_add(1, Ordering::SeqCst) >= app.max_sessions {
         app.sessions.fetch_sub(1, Ordering::SeqCst);
+        app.clients.close(client);
         log::warn!(
             "serve: {} board pages open, one more refused",
             app.max_sessions
         );
         return plain(StatusCode::SERVICE_UNAVAILABLE, crate::gui::BUSY);
     }
-    let seat = Seat(Arc::clone(&app));
+    let seat = Seat {
+        app: Arc::clone(&app),
+        client,
+    };
     let game = uri.query().and_then(|q| {
         q.split('&')
             .find_map(|kv| kv.strip_prefix("game="))
@@ -397,7 +442,7 @@ async fn socket(
         .max_message_size(MAX_MESSAGE)
         .max_frame_size(MAX_MESSAGE)
         .on_upgrade(move |ws| async move {
-            board(ws, &seat.0, game).await;
+            board(ws, &seat.app, client, game).await;
             drop(seat);
         })
 }
@@ -585,14 +630,68 @@ async fn send_all(ws: &mut WebSocket, out: Vec<Value>) -> bool {
     true
 }
 
+/// A socket's messages against its client's bucket ([`limit::Clients::take`]).
+struct Gate {
+    client: IpAddr,
+    /// Messages refused since the last one taken.
+    refused: u64,
+}
+
+/// What becomes of one message of a page.
+enum Admit {
+    /// Executed.
+    Take,
+    /// Not executed: the page gets this error.
+    Refuse(Value),
+    /// Not executed, and the socket is closed: it has been refused too many in a row.
+    Close,
+}
+
+impl Gate {
+    fn new(client: IpAddr) -> Gate {
+        Gate { client, refused: 0 }
+    }
+
+    fn admit(&mut self, app: &App) -> Admit {
+        if app.clients.take(self.client, Instant::now()) {
+            self.refused = 0;
+            return Admit::Take;
+        }
+        self.refused += 1;
+        let limits = app.clients.limits();
+        if self.refused > limits.close_after() {
+            log::warn!(
+                "serve: a page of {} closed: {} messages refused in a row",
+                self.client,
+                limits.close_after()
+            );
+            return Admit::Close;
+        }
+        if self.refused == 1 {
+            log::info!("serve: messages of {} refused (rate limit)", self.client);
+        }
+        Admit::Refuse(json!({"type": "error", "message": limits.refusal(), "reply": true}))
+    }
+}
+
+/// Closes a socket that kept sending while refused: close code 1008 (policy violation).
+async fn close_flooded(ws: &mut WebSocket) {
+    let frame = axum::extract::ws::CloseFrame {
+        code: axum::extract::ws::close_code::POLICY,
+        reason: "too many messages".into(),
+    };
+    let _ = tokio::time::timeout(WRITE_TIMEOUT, ws.send(Message::Close(Some(frame)))).await;
+}
+
 /// One board page: its session's messages and the engine's reports, until it closes or is
 /// quiet (no message, no search) for the idle timeout.
-async fn board(mut ws: WebSocket, app: &Arc<App>, game: Option<String>) {
+async fn board(mut ws: WebSocket, app: &Arc<App>, client: IpAddr, game: Option<String>) {
+    let mut gate = Gate::new(client);
     let mut hold = None;
     if let Some(id) = &game {
         match app.claim(id) {
             Ok(h) => hold = Some(h),
-            Err(rx) => return watch_game(ws, app, id, rx).await,
+            Err(rx) => return watch_game(ws, app, gate, id, rx).await,
         }
     }
     let mut session = Session::with_pool(Arc::clone(&app.pool));
@@ -633,13 +732,14 @@ async fn board(mut ws: WebSocket, app: &Arc<App>, game: Option<String>) {
                 return;
             }
             Err(_) => Vec::new(),
-            Ok(Some(Ok(Message::Text(t)))) => {
+            Ok(Some(Ok(m @ (Message::Text(_) | Message::Binary(_))))) => {
                 heard = Instant::now();
-                hosted(&mut rec, &mut session, t.as_str())
-            }
-            Ok(Some(Ok(Message::Binary(_)))) => {
-                heard = Instant::now();
-                vec![session::binary_refused()]
+                match (gate.admit(app), m) {
+                    (Admit::Take, Message::Text(t)) => hosted(&mut rec, &mut session, t.as_str()),
+                    (Admit::Take, _) => vec![session::binary_refused()],
+                    (Admit::Refuse(v), _) => vec![v],
+                    (Admit::Close, _) => return close_flooded(&mut ws).await,
+                }
             }
             Ok(Some(Ok(Message::Close(_))) | None) => return,
             Ok(Some(Ok(_))) => Vec::new(),
@@ -672,7 +772,13 @@ const WATCHING: &str = "this game is played on another page: this one watches it
 /// A page that opened game `id` while another page plays it: it gets each state the player's
 /// page gets (no legal moves, `watching: true`) and cannot change the game. When the player's
 /// page leaves, it is told so, and reloading it takes the game over.
-async fn watch_game(mut ws: WebSocket, app: &App, id: &str, mut rx: watch::Receiver<Value>) {
+async fn watch_game(
+    mut ws: WebSocket,
+    app: &App,
+    mut gate: Gate,
+    id: &str,
+    mut rx: watch::Receiver<Value>,
+) {
     log::info!("serve: a page watches game {id}");
     let mut last = rx.borrow_and_update().clone();
     let mut playing = true;
@@ -703,19 +809,15 @@ async fn watch_game(mut ws: WebSocket, app: &App, id: &str, mut rx: watch::Recei
                     let _ = ws.send(idle_close()).await;
                     return;
                 }
-                Ok(Some(Ok(Message::Text(t)))) => {
+                Ok(Some(Ok(m @ (Message::Text(_) | Message::Binary(_))))) => {
                     heard = Instant::now();
-                    let asked: Value = serde_json::from_str(t.as_str()).unwrap_or(Value::Null);
-                    if asked["type"] == "state" && !last.is_null() {
-                        let mut v = last.clone();
-                        clock::age(&mut v, store::now_ms());
-                        v["reply"] = json!(true);
-                        vec![v]
-                    } else {
-                        vec![json!({"type": "error", "message": WATCHING, "reply": true})]
+                    match (gate.admit(app), m) {
+                        (Admit::Take, Message::Text(t)) => watcher_reply(&last, t.as_str()),
+                        (Admit::Take, _) => vec![session::binary_refused()],
+                        (Admit::Refuse(v), _) => vec![v],
+                        (Admit::Close, _) => return close_flooded(&mut ws).await,
                     }
                 }
-                Ok(Some(Ok(Message::Binary(_)))) => vec![session::binary_refused()],
                 Ok(Some(Ok(Message::Close(_))) | None) | Ok(Some(Err(_))) => return,
                 Ok(Some(Ok(_))) => Vec::new(),
             },
@@ -723,6 +825,19 @@ async fn watch_game(mut ws: WebSocket, app: &App, id: &str, mut rx: watch::Recei
         if !send_all(&mut ws, out).await {
             return;
         }
+    }
+}
+
+/// The reply to a watching page's message: the state it asked for, else an error.
+fn watcher_reply(last: &Value, text: &str) -> Vec<Value> {
+    let asked: Value = serde_json::from_str(text).unwrap_or(Value::Null);
+    if asked["type"] == "state" && !last.is_null() {
+        let mut v = last.clone();
+        clock::age(&mut v, store::now_ms());
+        v["reply"] = json!(true);
+        vec![v]
+    } else {
+        vec![json!({"type": "error", "message": WATCHING, "reply": true})]
     }
 }
 

@@ -9,13 +9,14 @@ mod postgres;
 mod store;
 
 use std::io::{BufRead, BufReader};
+use std::net::TcpStream;
 use std::process::{Child, Command, Stdio};
 use std::sync::mpsc::channel;
 use std::time::Duration;
 
 use serde_json::Value;
 
-use crate::gui_session::{request, ws_status};
+use crate::gui_session::{request, ws_head, ws_status};
 
 /// A `cellmate serve` child process on 127.0.0.1 and a port of its own choosing; killed
 /// (SIGKILL) when dropped.
@@ -92,6 +93,19 @@ impl Server {
         Board(ws)
     }
 
+    /// A board page's socket from the loopback address `source` (Linux routes all of
+    /// 127.0.0.0/8 to the loopback device).
+    fn board_from(&self, source: [u8; 4]) -> Board {
+        let tcp = connect_from(source, self.port);
+        tcp.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+        let url = format!("ws://127.0.0.1:{}/ws", self.port);
+        let plain = tungstenite::stream::MaybeTlsStream::Plain(tcp);
+        match tungstenite::client(url.as_str(), plain) {
+            Ok((ws, _)) => Board(ws),
+            Err(e) => panic!("a page from {source:?}: {e}"),
+        }
+    }
+
     /// A board page on a new game, the engine playing Black at depth 1.
     fn against_depth_1(&self) -> Board {
         let mut page = self.board(None);
@@ -113,6 +127,37 @@ impl Drop for Server {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// A TCP connection to `port` of 127.0.0.1 from the address `source`.
+fn connect_from(source: [u8; 4], port: u16) -> std::net::TcpStream {
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_io()
+        .build()
+        .unwrap();
+    let tcp = rt.block_on(async {
+        let s = tokio::net::TcpSocket::new_v4().unwrap();
+        s.bind((std::net::Ipv4Addr::from(source), 0).into())
+            .unwrap();
+        s.connect(([127, 0, 0, 1], port).into()).await.unwrap()
+    });
+    let tcp = tcp.into_std().unwrap();
+    tcp.set_nonblocking(false).unwrap();
+    tcp
+}
+
+/// The status line of the answer to a WebSocket request from `source` with these extra
+/// header lines, and the connection (an accepted WebSocket stays open while it is kept).
+fn ws_status_from(source: [u8; 4], port: u16, headers: &str) -> (String, BufReader<TcpStream>) {
+    use std::io::Write;
+    let mut s = connect_from(source, port);
+    let head = ws_head(&format!("127.0.0.1:{port}"), None);
+    let head = head.replacen("\r\n", &format!("\r\n{headers}"), 1);
+    s.write_all(head.as_bytes()).unwrap();
+    let mut line = String::new();
+    let mut s = BufReader::new(s);
+    s.read_line(&mut line).unwrap();
+    (line.trim_end().to_string(), s)
 }
 
 struct Board(tungstenite::WebSocket<tungstenite::stream::MaybeTlsStream<std::net::TcpStream>>);
@@ -567,4 +612,147 @@ fn the_store_url_comes_from_the_environment() {
         "{err}"
     );
     assert!(!err.contains("s3cret"), "{err}");
+}
+
+/// The error a message over `--rate 0.1 --burst 5` gets.
+const REFUSED: &str = "too many messages from your address (more than 0.1 a second, 5 at once): \
+     this one was not executed; wait a few seconds";
+
+/// Issue 26, item 2: a client's messages over its rate are each answered by one error and
+/// not executed (the game is unchanged); one that keeps sending while refused is closed
+/// (close code 1008); another client (127.0.0.2) meanwhile plays normally; a client's pages
+/// past `--max-sessions-per-client` are refused with 429, another client's are not.
+#[test]
+fn a_client_flooding_messages_is_refused_then_closed_while_another_plays() {
+    let server = Server::start(&[
+        "--db",
+        ":memory:",
+        "--rate",
+        "0.1",
+        "--burst",
+        "5",
+        "--max-sessions-per-client",
+        "2",
+    ]);
+    let port = server.port;
+    let mut flood = server.board(None);
+    flood.state_at(0);
+    let mut other = server.board_from([127, 0, 0, 2]);
+    other.state_at(0);
+
+    // A burst of 5 is taken: each message answered by its state.
+    flood.send(r#"{"type":"engine","white":false,"black":false}"#);
+    assert_eq!(flood.next()["type"], "state");
+    flood.send(r#"{"type":"move","move":"e2e4"}"#);
+    let played = flood.next();
+    assert_eq!(played["history"].as_array().unwrap().len(), 1);
+    let id = played["game"].as_str().unwrap().to_string();
+    for _ in 0..3 {
+        flood.send(r#"{"type":"state"}"#);
+        assert_eq!(flood.next()["type"], "state");
+    }
+    // Then 30 more at once: each refused, nothing executed.
+    let flood_of = [
+        r#"{"type":"move","move":"e7e5"}"#,
+        r#"{"type":"undo"}"#,
+        r#"{"type":"new","variant":"chess"}"#,
+        r#"{"type":"engine","white":true,"black":true,"depth":1}"#,
+        r#"{"type":"state"}"#,
+        "not even JSON",
+    ];
+    for msg in flood_of.iter().cycle().take(30) {
+        flood.send(msg);
+    }
+    let refused = serde_json::json!({"type": "error", "message": REFUSED, "reply": true});
+    for i in 0..30 {
+        assert_eq!(flood.next(), refused, "reply {i} to the flood");
+    }
+    let game = server.json(&format!("/game/{id}/json"));
+    assert_eq!(moves(&game), ["e2e4"], "the flood changed the game");
+    assert_eq!(game["engine"]["white"], false);
+    assert_eq!(game["engine"]["black"], false);
+
+    // Meanwhile another client plays: its messages are taken, the engine answers.
+    other.send(r#"{"type":"engine","white":false,"black":true,"depth":1}"#);
+    other.state_at(0);
+    other.send(r#"{"type":"move","move":"d2d4"}"#);
+    other.state_at(1);
+    let answered = other.state_at(2);
+    assert_eq!(answered["thinking"], false);
+
+    // Pages: the flooding client has one open, may open a second, not a third; 127.0.0.2 may.
+    let _second = server.board(None);
+    let own = format!("127.0.0.1:{port}");
+    assert_eq!(
+        ws_status(port, &own, None),
+        "HTTP/1.1 429 Too Many Requests"
+    );
+    let _third = server.board_from([127, 0, 0, 2]);
+    assert_eq!(server.json("/healthz")["sessions"], 4);
+
+    // 50 refused in a row (ten bursts) are answered; the 51st closes the socket.
+    for msg in flood_of.iter().cycle().take(21) {
+        flood.send(msg);
+    }
+    for i in 0..20 {
+        assert_eq!(flood.next(), refused, "reply {} to the flood", 31 + i);
+    }
+    match flood.0.read() {
+        Ok(tungstenite::Message::Close(Some(frame))) => {
+            assert_eq!(
+                frame.code,
+                tungstenite::protocol::frame::coding::CloseCode::Policy
+            );
+            assert_eq!(frame.reason.as_str(), "too many messages");
+        }
+        got => panic!("not closed for the flood: {got:?}"),
+    }
+    assert_eq!(
+        moves(&server.json(&format!("/game/{id}/json"))),
+        ["e2e4"],
+        "the second flood changed the game"
+    );
+    // Its place is given back: the client may open a page again (its messages still wait
+    // for the bucket to fill).
+    let free = (0..100).any(|_| {
+        std::thread::sleep(Duration::from_millis(50));
+        server.json("/healthz")["sessions"] == 3
+    });
+    assert!(free, "the closed page still counted after 5 s");
+    let mut again = server.board(None);
+    again.state_at(0);
+    again.send(r#"{"type":"state"}"#);
+    assert_eq!(again.next(), refused);
+}
+
+/// Behind a reverse proxy given by `--trust-proxy`, the client is the address the proxy
+/// names in X-Forwarded-For; from any other address the header is not believed.
+#[test]
+fn x_forwarded_for_is_believed_only_from_a_trusted_proxy() {
+    let server = Server::start(&[
+        "--db",
+        ":memory:",
+        "--max-sessions-per-client",
+        "1",
+        "--trust-proxy",
+        "127.0.0.1",
+    ]);
+    let port = server.port;
+    let open = "HTTP/1.1 101 Switching Protocols";
+    let too_many = "HTTP/1.1 429 Too Many Requests";
+    let mut kept = Vec::new();
+    let mut via = |source, xff: &str| {
+        let s = format!("X-Forwarded-For: {xff}\r\n");
+        let (status, connection) = ws_status_from(source, port, &s);
+        kept.push(connection);
+        status
+    };
+    // The proxy's clients, each its own.
+    assert_eq!(via([127, 0, 0, 1], "203.0.113.7"), open);
+    assert_eq!(via([127, 0, 0, 1], "203.0.113.7"), too_many);
+    assert_eq!(via([127, 0, 0, 1], "198.51.100.1, 203.0.113.8"), open);
+    assert_eq!(via([127, 0, 0, 1], "203.0.113.9, 203.0.113.8"), too_many);
+    // Not the proxy: the header is the client's word, not taken; it is 127.0.0.3.
+    assert_eq!(via([127, 0, 0, 3], "203.0.113.10"), open);
+    assert_eq!(via([127, 0, 0, 3], "203.0.113.11"), too_many);
 }
