@@ -38,6 +38,13 @@ const ROOK_OPEN: (i32, i32) = (22, 8);
 const ROOK_SEMI_OPEN: (i32, i32) = (10, 5);
 const SHIELD_MISSING: i32 = 12;
 const TEMPO: i32 = 12;
+/// Threats, (middlegame, endgame) per piece: a piece but a pawn attacked by a pawn, a rook or
+/// queen attacked by a minor piece, a queen attacked by a rook, and a piece but the king
+/// attacked and not defended (hanging).
+const THREAT_BY_PAWN: (i32, i32) = (55, 35);
+const THREAT_BY_MINOR: (i32, i32) = (40, 30);
+const THREAT_BY_ROOK: (i32, i32) = (40, 20);
+const HANGING: (i32, i32) = (25, 15);
 
 struct EvalTables {
     mg: [[i32; 64]; TYPES],
@@ -191,6 +198,13 @@ fn evaluate_white(pos: &Chess) -> i32 {
     // King attacks made by colour c on the other king.
     let mut attackers = [0i32; 2];
     let mut attack_weight = [0i32; 2];
+    // Squares each colour attacks: by its minor pieces, its rooks, and by anything.
+    let mut minor_att = [0u64; 2];
+    let mut rook_att = [0u64; 2];
+    let mut all_att = [
+        patt[0] | t.king[ksq[0]],
+        patt[1] | t.king[ksq[1]],
+    ];
 
     for c in Color::BOTH {
         let us = c.index();
@@ -220,6 +234,12 @@ fn evaluate_white(pos: &Chess) -> i32 {
                     }
                     _ => continue,
                 };
+                all_att[us] |= attacks;
+                match pt {
+                    KNIGHT | BISHOP => minor_att[us] |= attacks,
+                    ROOK => rook_att[us] |= attacks,
+                    _ => {}
+                }
                 let mob = (attacks & area).count_ones() as i32 - MOB_MID[p];
                 s.add(MOB_MG[p] * mob, MOB_EG[p] * mob);
                 let hits = (attacks & zone).count_ones() as i32;
@@ -297,6 +317,24 @@ fn evaluate_white(pos: &Chess) -> i32 {
                 }
             }
         }
+    }
+
+    // Threats on the other side's pieces.
+    for c in Color::BOTH {
+        let us = c.index();
+        let them = (!c).index();
+        let theirs = pos.color_set(!c) & !(1u64 << ksq[them]);
+        let pieces = theirs & !pawns[them];
+        let heavy = pos.pieces(!c, ROOK) | pos.pieces(!c, QUEEN);
+        let count = |b: u64| b.count_ones() as i32;
+        let n = count(patt[us] & pieces);
+        side[us].add(THREAT_BY_PAWN.0 * n, THREAT_BY_PAWN.1 * n);
+        let n = count(minor_att[us] & heavy);
+        side[us].add(THREAT_BY_MINOR.0 * n, THREAT_BY_MINOR.1 * n);
+        let n = count(rook_att[us] & pos.pieces(!c, QUEEN));
+        side[us].add(THREAT_BY_ROOK.0 * n, THREAT_BY_ROOK.1 * n);
+        let n = count(all_att[us] & theirs & !all_att[them]);
+        side[us].add(HANGING.0 * n, HANGING.1 * n);
     }
 
     // King danger: several attackers on the zone, weighted; much less without a queen.
