@@ -29,7 +29,7 @@ use axum::routing::get;
 use axum::Router;
 use hyper::body::Incoming;
 use serde_json::{json, Value};
-use tokio::sync::watch;
+use tokio::sync::{watch, Notify};
 
 use crate::core::{Color, Dialect, Move};
 use crate::gui::pool::Pool;
@@ -52,31 +52,143 @@ struct App {
     /// Each client's message bucket and pages open (`--rate`, `--max-sessions-per-client`).
     clients: limit::Clients,
     /// The games a page plays now, each with its last state for the pages watching it.
-    live: std::sync::Mutex<std::collections::HashMap<GameId, watch::Sender<Value>>>,
+    live: std::sync::Mutex<std::collections::HashMap<GameId, Live>>,
+}
+
+/// A game a page plays now.
+struct Live {
+    /// Its last state, for the pages watching it.
+    tx: watch::Sender<Value>,
+    /// The token of the page that plays it (`page=` in its socket's query), if it sent one.
+    page: Option<String>,
+    /// Tells the socket that plays it to let go: another socket of the same page takes over.
+    evict: Arc<Notify>,
+    /// While a new socket of the same page waits to take the game over: told when the old one
+    /// has let go.
+    taking: Option<Arc<Notify>>,
+    /// False once the old socket has let go for a takeover, until the new one holds it.
+    held: bool,
 }
 
 /// A page's hold on the game it plays: while it lasts, another page opening the game watches
-/// it. Dropping it frees the game (its watchers are told).
+/// it. Dropping it frees the game (its watchers are told), or hands it to a new socket of the
+/// same page that waits for it (its watchers go on watching).
 struct Hold {
     app: Arc<App>,
     id: GameId,
     tx: watch::Sender<Value>,
+    /// Notified when a new socket of the same page takes the game over.
+    evict: Arc<Notify>,
 }
 
+/// What a socket opening a game gets.
+enum Claim {
+    /// The game: no page played it.
+    Hold(Hold),
+    /// A watch of it: another page plays it.
+    Watch(watch::Receiver<Value>),
+    /// Its own page's older socket plays it and has been told to let go: wait for this, then
+    /// [`App::taken_over`].
+    Take(Arc<Notify>),
+}
+
+/// How long a page's new socket waits for its old one to let go of the game (it may be
+/// storing a move, or sending to a slow page: [`WRITE_TIMEOUT`]); then it watches instead.
+const TAKEOVER: Duration = Duration::from_secs(15);
+
+/// The close code of a socket whose game was taken over by a newer socket of the same page.
+pub const MOVED_CLOSE: (u16, &str) = (4001, "the page opened another socket on this game");
+
 impl App {
-    /// The game `id` for a page: a hold on it if no page plays it, else a watch of it.
-    fn claim(self: &Arc<App>, id: &str) -> Result<Hold, watch::Receiver<Value>> {
+    /// The game `id` for a page with the token `page`: a hold on it if no page plays it, a
+    /// takeover if a socket of the same page plays it, else a watch of it.
+    fn claim(self: &Arc<App>, id: &str, page: Option<&str>) -> Claim {
         let mut live = self.live.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(tx) = live.get(id) {
-            return Err(tx.subscribe());
+        if let Some(g) = live.get_mut(id) {
+            let same = page.is_some() && g.page.as_deref() == page;
+            if same && g.held && g.taking.is_none() {
+                let released = Arc::new(Notify::new());
+                g.taking = Some(Arc::clone(&released));
+                g.evict.notify_one();
+                return Claim::Take(released);
+            }
+            return Claim::Watch(g.tx.subscribe());
         }
+        Claim::Hold(self.hold_new(&mut live, id, page))
+    }
+
+    /// A hold on the game `id`, which no page plays.
+    fn hold_new(
+        self: &Arc<App>,
+        live: &mut std::collections::HashMap<GameId, Live>,
+        id: &str,
+        page: Option<&str>,
+    ) -> Hold {
         let (tx, _) = watch::channel(Value::Null);
-        live.insert(id.to_string(), tx.clone());
-        Ok(Hold {
+        let evict = Arc::new(Notify::new());
+        live.insert(
+            id.to_string(),
+            Live {
+                tx: tx.clone(),
+                page: page.map(str::to_string),
+                evict: Arc::clone(&evict),
+                taking: None,
+                held: true,
+            },
+        );
+        Hold {
             app: Arc::clone(self),
             id: id.to_string(),
             tx,
+            evict,
+        }
+    }
+
+    /// The game `id` once its old socket has let go ([`Claim::Take`]): a hold on it, with the
+    /// same watchers; a watch if the old socket did not let go in time.
+    fn taken_over(self: &Arc<App>, id: &str, page: Option<&str>, released: &Arc<Notify>) -> Claim {
+        let mut live = self.live.lock().unwrap_or_else(|e| e.into_inner());
+        let Some(g) = live.get_mut(id) else {
+            return Claim::Hold(self.hold_new(&mut live, id, page));
+        };
+        let ours = g.taking.as_ref().is_some_and(|t| Arc::ptr_eq(t, released));
+        if ours {
+            g.taking = None;
+        }
+        if !ours || g.held {
+            return Claim::Watch(g.tx.subscribe());
+        }
+        let evict = Arc::new(Notify::new());
+        g.held = true;
+        g.page = page.map(str::to_string);
+        g.evict = Arc::clone(&evict);
+        Claim::Hold(Hold {
+            app: Arc::clone(self),
+            id: id.to_string(),
+            tx: g.tx.clone(),
+            evict,
         })
+    }
+
+    /// [`App::claim`], waiting for a takeover to end.
+    async fn open_game(
+        self: &Arc<App>,
+        id: &str,
+        page: Option<&str>,
+    ) -> Result<Hold, watch::Receiver<Value>> {
+        let claim = match self.claim(id, page) {
+            Claim::Take(released) => {
+                log::info!("serve: game {id} moves to a new socket of its page");
+                let _ = tokio::time::timeout(TAKEOVER, released.notified()).await;
+                self.taken_over(id, page, &released)
+            }
+            c => c,
+        };
+        match claim {
+            Claim::Hold(h) => Ok(h),
+            Claim::Watch(rx) => Err(rx),
+            Claim::Take(_) => unreachable!("taken_over never asks to wait again"),
+        }
     }
 }
 
@@ -99,7 +211,21 @@ impl Hold {
 impl Drop for Hold {
     fn drop(&mut self) {
         let mut live = (self.app.live.lock()).unwrap_or_else(|e| e.into_inner());
-        live.remove(&self.id);
+        let Some(g) = live.get_mut(&self.id) else {
+            return;
+        };
+        if !Arc::ptr_eq(&g.evict, &self.evict) {
+            return;
+        }
+        match &g.taking {
+            Some(released) => {
+                g.held = false;
+                released.notify_one();
+            }
+            None => {
+                live.remove(&self.id);
+            }
+        }
     }
 }
 
@@ -431,20 +557,31 @@ async fn socket(
         app: Arc::clone(&app),
         client,
     };
-    let game = uri.query().and_then(|q| {
-        q.split('&')
-            .find_map(|kv| kv.strip_prefix("game="))
+    let param = |name: &str| {
+        let query = uri.query().unwrap_or_default();
+        (query.split('&'))
+            .find_map(|kv| kv.strip_prefix(name)?.strip_prefix('='))
             .map(str::to_string)
-    });
+    };
+    let game = param("game");
+    let page = param("page").filter(|t| page_token(t));
     upgrade
         .read_buffer_size(8 * 1024)
         .write_buffer_size(0)
         .max_message_size(MAX_MESSAGE)
         .max_frame_size(MAX_MESSAGE)
         .on_upgrade(move |ws| async move {
-            board(ws, &seat.app, client, game).await;
+            board(ws, &seat.app, client, game, page).await;
             drop(seat);
         })
+}
+
+/// Whether `t` may be a page's token (`page=` in its socket's query): the page's random name
+/// for itself, so that its new socket on its game takes the game over from its old one
+/// ([`Claim::Take`]). 8 to 64 letters, digits, `-` or `_`.
+fn page_token(t: &str) -> bool {
+    (8..=64).contains(&t.len())
+        && (t.bytes()).all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
 }
 
 /// What of a session's game is in the store, so that only what changed is written, and the
@@ -685,11 +822,19 @@ async fn close_flooded(ws: &mut WebSocket) {
 
 /// One board page: its session's messages and the engine's reports, until it closes or is
 /// quiet (no message, no search) for the idle timeout.
-async fn board(mut ws: WebSocket, app: &Arc<App>, client: IpAddr, game: Option<String>) {
+/// `page` is the page's token: a newer socket of the same page on the same game takes the game
+/// over, this one is then closed ([`MOVED_CLOSE`]).
+async fn board(
+    mut ws: WebSocket,
+    app: &Arc<App>,
+    client: IpAddr,
+    game: Option<String>,
+    page: Option<String>,
+) {
     let mut gate = Gate::new(client);
     let mut hold = None;
     if let Some(id) = &game {
-        match app.claim(id) {
+        match app.open_game(id, page.as_deref()).await {
             Ok(h) => hold = Some(h),
             Err(rx) => return watch_game(ws, app, gate, id, rx).await,
         }
@@ -725,7 +870,23 @@ async fn board(mut ws: WebSocket, app: &Arc<App>, client: IpAddr, game: Option<S
         } else {
             app.idle.saturating_sub(heard.elapsed())
         };
-        let out = match tokio::time::timeout(wait, ws.recv()).await {
+        let evict = hold.as_ref().map(|h| Arc::clone(&h.evict));
+        let got = tokio::select! {
+            got = tokio::time::timeout(wait, ws.recv()) => got,
+            () = async {
+                match &evict {
+                    Some(e) => e.notified().await,
+                    None => std::future::pending().await,
+                }
+            } => {
+                // The page's new socket takes its game over: everything of this one is stored.
+                let (code, reason) = MOVED_CLOSE;
+                let frame = axum::extract::ws::CloseFrame { code, reason: reason.into() };
+                let _ = tokio::time::timeout(WRITE_TIMEOUT, ws.send(Message::Close(Some(frame)))).await;
+                return;
+            }
+        };
+        let out = match got {
             Err(_) if !session.is_thinking() => {
                 log::info!("serve: a board page quiet for {:?} closed", app.idle);
                 let _ = ws.send(idle_close()).await;
@@ -754,7 +915,10 @@ async fn board(mut ws: WebSocket, app: &Arc<App>, client: IpAddr, game: Option<S
         if hold.as_ref().map(|h| &h.id) != rec.id.as_ref() {
             // A new game (or an import) is stored under a new id: its watchers are not this
             // game's; nobody can hold a new id yet.
-            hold = rec.id.as_deref().and_then(|id| app.claim(id).ok());
+            hold = match rec.id.as_deref().map(|id| app.claim(id, page.as_deref())) {
+                Some(Claim::Hold(h)) => Some(h),
+                _ => None,
+            };
         }
         if let Some(h) = &hold {
             h.publish(&out);
