@@ -14,6 +14,7 @@ pub mod limit;
 pub mod postgres;
 pub mod sqlite;
 pub mod store;
+pub mod threads;
 
 use std::net::{IpAddr, SocketAddr};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -39,12 +40,14 @@ use crate::notation::Word;
 use crate::variants::{AnyPos, VariantKind};
 use clock::TimeControl;
 use store::{GameId, GameStore, StoreResult, StoredGame, StoredMove};
+use threads::StoreThreads;
 
 /// What every request handler shares.
 struct App {
     access: Access,
     pool: Arc<Pool>,
-    store: Arc<dyn GameStore>,
+    /// The store, called on threads of its own.
+    store: StoreThreads,
     /// Board pages (WebSockets) open now, and how many may be.
     sessions: AtomicUsize,
     max_sessions: usize,
@@ -291,7 +294,8 @@ pub async fn serve(
 ) -> Result<(), String> {
     let head_timeout = settings.head_timeout;
     let addr = listener.local_addr().map_err(|e| e.to_string())?;
-    let games = tokio::task::block_in_place(|| store.list()).map_err(|e| e.to_string())?;
+    let store = StoreThreads::start(store).map_err(|e| format!("game store threads: {e}"))?;
+    let games = (store.call(|s| s.list()).await).map_err(|e| e.to_string())?;
     let pool = Pool::with_eval(config.workers, config.hash_mb, config.eval)?;
     let app = Arc::new(App {
         access: Access::new(addr, &config.allow_origins),
@@ -304,10 +308,12 @@ pub async fn serve(
         live: Default::default(),
     });
     log::info!(
-        "serve: {} stored games, each at /game/<id>; {} search workers, {} MB table",
+        "serve: {} stored games, each at /game/<id>; {} search workers, {} MB table, {} store \
+         threads",
         games.len(),
         config.workers,
-        config.hash_mb
+        config.hash_mb,
+        app.store.threads()
     );
     let limits = &settings.limits;
     log::info!(
@@ -451,8 +457,8 @@ async fn healthz(State(app): State<Arc<App>>) -> Response {
 }
 
 /// The stored game `id`, or the answer that there is none (404) or the store failed (500).
-fn stored(app: &App, id: &str) -> Result<StoredGame, (StatusCode, &'static [u8])> {
-    match tokio::task::block_in_place(|| app.store.load(id)) {
+async fn stored(app: &App, id: &str) -> Result<StoredGame, (StatusCode, &'static [u8])> {
+    match load(app, id).await {
         Ok(Some(g)) => Ok(g),
         Ok(None) => Err((StatusCode::NOT_FOUND, b"no such game\n")),
         Err(e) => {
@@ -462,9 +468,15 @@ fn stored(app: &App, id: &str) -> Result<StoredGame, (StatusCode, &'static [u8])
     }
 }
 
+/// The stored game `id`, loaded on the store's threads.
+async fn load(app: &App, id: &str) -> StoreResult<Option<StoredGame>> {
+    let id = id.to_string();
+    app.store.call(move |store| store.load(&id)).await
+}
+
 /// `/game/<id>`: the page, which then opens the socket on that game.
 async fn game_page(State(app): State<Arc<App>>, Path(id): Path<String>) -> Response {
-    match stored(&app, &id) {
+    match stored(&app, &id).await {
         Ok(_) => page(Method::GET, axum::http::Uri::from_static("/")).await,
         Err((status, body)) => plain(status, body),
     }
@@ -472,7 +484,7 @@ async fn game_page(State(app): State<Arc<App>>, Path(id): Path<String>) -> Respo
 
 /// `/game/<id>/json`: the game as stored, and its position now.
 async fn game_json(State(app): State<Arc<App>>, Path(id): Path<String>) -> Response {
-    let g = match stored(&app, &id) {
+    let g = match stored(&app, &id).await {
         Ok(g) => g,
         Err((status, body)) => return plain(status, body),
     };
@@ -587,7 +599,6 @@ fn page_token(t: &str) -> bool {
 /// What of a session's game is in the store, so that only what changed is written, and the
 /// game's clocks.
 struct Recorder {
-    store: Arc<dyn GameStore>,
     id: Option<GameId>,
     /// The session's [`Session::game_number`] of the stored game.
     game: u64,
@@ -615,9 +626,8 @@ fn movers(s: &Session) -> Vec<Color> {
 }
 
 impl Recorder {
-    fn new(store: Arc<dyn GameStore>) -> Recorder {
+    fn new() -> Recorder {
         Recorder {
-            store,
             id: None,
             game: 0,
             moves: Vec::new(),
@@ -640,9 +650,10 @@ impl Recorder {
         self.moves = g.moves.into_iter().map(|m| m.text).collect();
     }
 
-    /// Writes what changed in the session's game since the last call. A game is stored from
-    /// its first move on; a new game or an import is stored as a new game, with a new id.
-    fn sync(&mut self, s: &Session) -> StoreResult<()> {
+    /// What to write of the session's game since the last write, if anything changed. A game
+    /// is stored from its first move on; a new game or an import is stored as a new game, with
+    /// a new id. Once written, [`Recorder::written`].
+    fn changes(&mut self, s: &Session) -> Option<Write> {
         let moves = s.move_texts();
         let engine = s.engine_json().to_string();
         if self.id.is_none() || s.game_number() != self.game {
@@ -653,19 +664,15 @@ impl Recorder {
             self.since = None;
             self.tc = self.next_tc;
             if moves.is_empty() {
-                return Ok(());
+                return None;
             }
-            let variant = s.pos().kind().name();
-            let clock = self.tc.map(|tc| tc.to_json().to_string());
-            let id = self.store.create(&store::NewGame {
-                variant,
-                start_fen: &s.start().fen(),
-                engine: &engine,
-                clock: clock.as_deref(),
-            })?;
-            log::info!("serve: game {id} ({variant}) stored");
-            self.id = Some(id);
         }
+        let create = self.id.is_none().then(|| NewGameOwned {
+            variant: s.pos().kind().name().to_string(),
+            start_fen: s.start().fen(),
+            engine: engine.clone(),
+            clock: self.tc.map(|tc| tc.to_json().to_string()),
+        });
         let keep = self
             .moves
             .iter()
@@ -673,7 +680,7 @@ impl Recorder {
             .take_while(|(a, b)| a == b)
             .count();
         if keep == self.moves.len() && keep == moves.len() && engine == self.engine {
-            return Ok(());
+            return None;
         }
         let now = store::now_ms();
         if keep < self.moves.len() {
@@ -696,11 +703,24 @@ impl Recorder {
                 clock_ms: left,
             });
         }
-        let id = self.id.as_deref().unwrap_or_default();
-        self.store.append(id, keep, &new, &engine)?;
-        self.moves = moves;
-        self.engine = engine;
-        Ok(())
+        Some(Write {
+            create,
+            id: self.id.clone(),
+            keep,
+            new,
+            engine,
+            moves,
+        })
+    }
+
+    /// Takes what `w` wrote, as the game `id`.
+    fn written(&mut self, w: Write, id: GameId) {
+        if let Some(g) = &w.create {
+            log::info!("serve: game {id} ({}) stored", g.variant);
+        }
+        self.id = Some(id);
+        self.moves = w.moves;
+        self.engine = w.engine;
     }
 
     /// The state's `clock` now (null in an untimed game): the stored game's, or before its
@@ -728,14 +748,76 @@ impl Recorder {
     }
 }
 
+/// A new game to create, owned, so that it can go to the store's threads.
+struct NewGameOwned {
+    variant: String,
+    start_fen: String,
+    engine: String,
+    clock: Option<String>,
+}
+
+/// What of a game [`Recorder::changes`] has to write: the game itself if new, its moves from
+/// ply `keep` on, its engine settings. One [`GameStore::create`] if new, then one
+/// [`GameStore::append`].
+struct Write {
+    create: Option<NewGameOwned>,
+    id: Option<GameId>,
+    keep: usize,
+    new: Vec<StoredMove>,
+    engine: String,
+    /// The game's moves once written.
+    moves: Vec<String>,
+}
+
+impl Write {
+    /// Writes it; returns the game's id.
+    fn run(&self, store: &dyn GameStore) -> StoreResult<GameId> {
+        let id = match (&self.create, &self.id) {
+            (Some(g), _) => store.create(&store::NewGame {
+                variant: &g.variant,
+                start_fen: &g.start_fen,
+                engine: &g.engine,
+                clock: g.clock.as_deref(),
+            })?,
+            (None, Some(id)) => id.clone(),
+            (None, None) => return Err(store::StoreError("a game without an id".into())),
+        };
+        store.append(&id, self.keep, &self.new, &self.engine)?;
+        Ok(id)
+    }
+}
+
+/// Writes what changed in the game on the store's threads and waits for it to be committed
+/// (`session` is `&mut` only because a [`Session`] is not `Sync` and this future must be
+/// `Send`).
+async fn sync(app: &App, rec: &mut Recorder, session: &mut Session) -> StoreResult<()> {
+    let Some(w) = rec.changes(session) else {
+        return Ok(());
+    };
+    let (w, id) = app
+        .store
+        .call(move |store| {
+            let id = w.run(store)?;
+            Ok((w, id))
+        })
+        .await?;
+    rec.written(w, id);
+    Ok(())
+}
+
 /// Stores what changed in the game, then returns `out` to send (each state with the game's
 /// id), and whether the socket goes on. If the store fails nothing is acknowledged: the page
 /// gets an error and the socket closes.
-fn stored_first(rec: &mut Recorder, session: &Session, out: Vec<Value>) -> (Vec<Value>, bool) {
+async fn stored_first(
+    app: &App,
+    rec: &mut Recorder,
+    session: &mut Session,
+    out: Vec<Value>,
+) -> (Vec<Value>, bool) {
     if out.is_empty() {
         return (out, true);
     }
-    if let Err(e) = tokio::task::block_in_place(|| rec.sync(session)) {
+    if let Err(e) = sync(app, rec, session).await {
         log::error!("serve: {e}");
         let reply = out.iter().any(|v| v["reply"] == true);
         let message = format!("the game could not be stored ({e}); reload the page");
@@ -840,10 +922,10 @@ async fn board(
         }
     }
     let mut session = Session::with_pool(Arc::clone(&app.pool));
-    let mut rec = Recorder::new(Arc::clone(&app.store));
+    let mut rec = Recorder::new();
     let mut hello = Vec::new();
     if let Some(id) = game {
-        match reopen(app, &id, &mut session) {
+        match reopen(app, &id, &mut session).await {
             Ok(g) => {
                 log::info!("serve: game {id} reopened at ply {}", g.moves.len());
                 rec.reopened(g, &session);
@@ -855,7 +937,7 @@ async fn board(
         }
     }
     hello.push(session.state());
-    let (hello, go_on) = stored_first(&mut rec, &session, hello);
+    let (hello, go_on) = stored_first(app, &mut rec, &mut session, hello).await;
     if let Some(h) = &hold {
         h.publish(&hello);
     }
@@ -911,7 +993,7 @@ async fn board(
         };
         let mut out = out;
         out.extend(session.poll());
-        let (out, go_on) = stored_first(&mut rec, &session, out);
+        let (out, go_on) = stored_first(app, &mut rec, &mut session, out).await;
         if hold.as_ref().map(|h| &h.id) != rec.id.as_ref() {
             // A new game (or an import) is stored under a new id: its watchers are not this
             // game's; nobody can hold a new id yet.
@@ -1042,8 +1124,9 @@ fn idle_close() -> Message {
 }
 
 /// Puts the stored game `id` into the session.
-fn reopen(app: &App, id: &str, session: &mut Session) -> Result<StoredGame, String> {
-    let g = tokio::task::block_in_place(|| app.store.load(id))
+async fn reopen(app: &App, id: &str, session: &mut Session) -> Result<StoredGame, String> {
+    let g = load(app, id)
+        .await
         .map_err(|e| e.to_string())?
         .ok_or_else(|| format!("no game {id:?}: a new game instead"))?;
     let (start, moves) = replay(&g)?;
