@@ -14,6 +14,7 @@ pub mod limit;
 pub mod postgres;
 pub mod sqlite;
 pub mod store;
+pub mod threads;
 
 use std::net::{IpAddr, SocketAddr};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -29,7 +30,7 @@ use axum::routing::get;
 use axum::Router;
 use hyper::body::Incoming;
 use serde_json::{json, Value};
-use tokio::sync::watch;
+use tokio::sync::{watch, Notify};
 
 use crate::core::{Color, Dialect, Move};
 use crate::gui::pool::Pool;
@@ -39,12 +40,14 @@ use crate::notation::Word;
 use crate::variants::{AnyPos, VariantKind};
 use clock::TimeControl;
 use store::{GameId, GameStore, StoreResult, StoredGame, StoredMove};
+use threads::StoreThreads;
 
 /// What every request handler shares.
 struct App {
     access: Access,
     pool: Arc<Pool>,
-    store: Arc<dyn GameStore>,
+    /// The store, called on threads of its own.
+    store: StoreThreads,
     /// Board pages (WebSockets) open now, and how many may be.
     sessions: AtomicUsize,
     max_sessions: usize,
@@ -52,31 +55,143 @@ struct App {
     /// Each client's message bucket and pages open (`--rate`, `--max-sessions-per-client`).
     clients: limit::Clients,
     /// The games a page plays now, each with its last state for the pages watching it.
-    live: std::sync::Mutex<std::collections::HashMap<GameId, watch::Sender<Value>>>,
+    live: std::sync::Mutex<std::collections::HashMap<GameId, Live>>,
+}
+
+/// A game a page plays now.
+struct Live {
+    /// Its last state, for the pages watching it.
+    tx: watch::Sender<Value>,
+    /// The token of the page that plays it (`page=` in its socket's query), if it sent one.
+    page: Option<String>,
+    /// Tells the socket that plays it to let go: another socket of the same page takes over.
+    evict: Arc<Notify>,
+    /// While a new socket of the same page waits to take the game over: told when the old one
+    /// has let go.
+    taking: Option<Arc<Notify>>,
+    /// False once the old socket has let go for a takeover, until the new one holds it.
+    held: bool,
 }
 
 /// A page's hold on the game it plays: while it lasts, another page opening the game watches
-/// it. Dropping it frees the game (its watchers are told).
+/// it. Dropping it frees the game (its watchers are told), or hands it to a new socket of the
+/// same page that waits for it (its watchers go on watching).
 struct Hold {
     app: Arc<App>,
     id: GameId,
     tx: watch::Sender<Value>,
+    /// Notified when a new socket of the same page takes the game over.
+    evict: Arc<Notify>,
 }
 
+/// What a socket opening a game gets.
+enum Claim {
+    /// The game: no page played it.
+    Hold(Hold),
+    /// A watch of it: another page plays it.
+    Watch(watch::Receiver<Value>),
+    /// Its own page's older socket plays it and has been told to let go: wait for this, then
+    /// [`App::taken_over`].
+    Take(Arc<Notify>),
+}
+
+/// How long a page's new socket waits for its old one to let go of the game (it may be
+/// storing a move, or sending to a slow page: [`WRITE_TIMEOUT`]); then it watches instead.
+const TAKEOVER: Duration = Duration::from_secs(15);
+
+/// The close code of a socket whose game was taken over by a newer socket of the same page.
+pub const MOVED_CLOSE: (u16, &str) = (4001, "the page opened another socket on this game");
+
 impl App {
-    /// The game `id` for a page: a hold on it if no page plays it, else a watch of it.
-    fn claim(self: &Arc<App>, id: &str) -> Result<Hold, watch::Receiver<Value>> {
+    /// The game `id` for a page with the token `page`: a hold on it if no page plays it, a
+    /// takeover if a socket of the same page plays it, else a watch of it.
+    fn claim(self: &Arc<App>, id: &str, page: Option<&str>) -> Claim {
         let mut live = self.live.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(tx) = live.get(id) {
-            return Err(tx.subscribe());
+        if let Some(g) = live.get_mut(id) {
+            let same = page.is_some() && g.page.as_deref() == page;
+            if same && g.held && g.taking.is_none() {
+                let released = Arc::new(Notify::new());
+                g.taking = Some(Arc::clone(&released));
+                g.evict.notify_one();
+                return Claim::Take(released);
+            }
+            return Claim::Watch(g.tx.subscribe());
         }
+        Claim::Hold(self.hold_new(&mut live, id, page))
+    }
+
+    /// A hold on the game `id`, which no page plays.
+    fn hold_new(
+        self: &Arc<App>,
+        live: &mut std::collections::HashMap<GameId, Live>,
+        id: &str,
+        page: Option<&str>,
+    ) -> Hold {
         let (tx, _) = watch::channel(Value::Null);
-        live.insert(id.to_string(), tx.clone());
-        Ok(Hold {
+        let evict = Arc::new(Notify::new());
+        live.insert(
+            id.to_string(),
+            Live {
+                tx: tx.clone(),
+                page: page.map(str::to_string),
+                evict: Arc::clone(&evict),
+                taking: None,
+                held: true,
+            },
+        );
+        Hold {
             app: Arc::clone(self),
             id: id.to_string(),
             tx,
+            evict,
+        }
+    }
+
+    /// The game `id` once its old socket has let go ([`Claim::Take`]): a hold on it, with the
+    /// same watchers; a watch if the old socket did not let go in time.
+    fn taken_over(self: &Arc<App>, id: &str, page: Option<&str>, released: &Arc<Notify>) -> Claim {
+        let mut live = self.live.lock().unwrap_or_else(|e| e.into_inner());
+        let Some(g) = live.get_mut(id) else {
+            return Claim::Hold(self.hold_new(&mut live, id, page));
+        };
+        let ours = g.taking.as_ref().is_some_and(|t| Arc::ptr_eq(t, released));
+        if ours {
+            g.taking = None;
+        }
+        if !ours || g.held {
+            return Claim::Watch(g.tx.subscribe());
+        }
+        let evict = Arc::new(Notify::new());
+        g.held = true;
+        g.page = page.map(str::to_string);
+        g.evict = Arc::clone(&evict);
+        Claim::Hold(Hold {
+            app: Arc::clone(self),
+            id: id.to_string(),
+            tx: g.tx.clone(),
+            evict,
         })
+    }
+
+    /// [`App::claim`], waiting for a takeover to end.
+    async fn open_game(
+        self: &Arc<App>,
+        id: &str,
+        page: Option<&str>,
+    ) -> Result<Hold, watch::Receiver<Value>> {
+        let claim = match self.claim(id, page) {
+            Claim::Take(released) => {
+                log::info!("serve: game {id} moves to a new socket of its page");
+                let _ = tokio::time::timeout(TAKEOVER, released.notified()).await;
+                self.taken_over(id, page, &released)
+            }
+            c => c,
+        };
+        match claim {
+            Claim::Hold(h) => Ok(h),
+            Claim::Watch(rx) => Err(rx),
+            Claim::Take(_) => unreachable!("taken_over never asks to wait again"),
+        }
     }
 }
 
@@ -99,7 +214,21 @@ impl Hold {
 impl Drop for Hold {
     fn drop(&mut self) {
         let mut live = (self.app.live.lock()).unwrap_or_else(|e| e.into_inner());
-        live.remove(&self.id);
+        let Some(g) = live.get_mut(&self.id) else {
+            return;
+        };
+        if !Arc::ptr_eq(&g.evict, &self.evict) {
+            return;
+        }
+        match &g.taking {
+            Some(released) => {
+                g.held = false;
+                released.notify_one();
+            }
+            None => {
+                live.remove(&self.id);
+            }
+        }
     }
 }
 
@@ -165,7 +294,8 @@ pub async fn serve(
 ) -> Result<(), String> {
     let head_timeout = settings.head_timeout;
     let addr = listener.local_addr().map_err(|e| e.to_string())?;
-    let games = tokio::task::block_in_place(|| store.list()).map_err(|e| e.to_string())?;
+    let store = StoreThreads::start(store).map_err(|e| format!("game store threads: {e}"))?;
+    let games = (store.call(|s| s.list()).await).map_err(|e| e.to_string())?;
     let pool = Pool::with_eval(config.workers, config.hash_mb, config.eval)?;
     let app = Arc::new(App {
         access: Access::new(addr, &config.allow_origins),
@@ -178,10 +308,12 @@ pub async fn serve(
         live: Default::default(),
     });
     log::info!(
-        "serve: {} stored games, each at /game/<id>; {} search workers, {} MB table",
+        "serve: {} stored games, each at /game/<id>; {} search workers, {} MB table, {} store \
+         threads",
         games.len(),
         config.workers,
-        config.hash_mb
+        config.hash_mb,
+        app.store.threads()
     );
     let limits = &settings.limits;
     log::info!(
@@ -325,8 +457,8 @@ async fn healthz(State(app): State<Arc<App>>) -> Response {
 }
 
 /// The stored game `id`, or the answer that there is none (404) or the store failed (500).
-fn stored(app: &App, id: &str) -> Result<StoredGame, (StatusCode, &'static [u8])> {
-    match tokio::task::block_in_place(|| app.store.load(id)) {
+async fn stored(app: &App, id: &str) -> Result<StoredGame, (StatusCode, &'static [u8])> {
+    match load(app, id).await {
         Ok(Some(g)) => Ok(g),
         Ok(None) => Err((StatusCode::NOT_FOUND, b"no such game\n")),
         Err(e) => {
@@ -336,9 +468,15 @@ fn stored(app: &App, id: &str) -> Result<StoredGame, (StatusCode, &'static [u8])
     }
 }
 
+/// The stored game `id`, loaded on the store's threads.
+async fn load(app: &App, id: &str) -> StoreResult<Option<StoredGame>> {
+    let id = id.to_string();
+    app.store.call(move |store| store.load(&id)).await
+}
+
 /// `/game/<id>`: the page, which then opens the socket on that game.
 async fn game_page(State(app): State<Arc<App>>, Path(id): Path<String>) -> Response {
-    match stored(&app, &id) {
+    match stored(&app, &id).await {
         Ok(_) => page(Method::GET, axum::http::Uri::from_static("/")).await,
         Err((status, body)) => plain(status, body),
     }
@@ -346,7 +484,7 @@ async fn game_page(State(app): State<Arc<App>>, Path(id): Path<String>) -> Respo
 
 /// `/game/<id>/json`: the game as stored, and its position now.
 async fn game_json(State(app): State<Arc<App>>, Path(id): Path<String>) -> Response {
-    let g = match stored(&app, &id) {
+    let g = match stored(&app, &id).await {
         Ok(g) => g,
         Err((status, body)) => return plain(status, body),
     };
@@ -431,26 +569,36 @@ async fn socket(
         app: Arc::clone(&app),
         client,
     };
-    let game = uri.query().and_then(|q| {
-        q.split('&')
-            .find_map(|kv| kv.strip_prefix("game="))
+    let param = |name: &str| {
+        let query = uri.query().unwrap_or_default();
+        (query.split('&'))
+            .find_map(|kv| kv.strip_prefix(name)?.strip_prefix('='))
             .map(str::to_string)
-    });
+    };
+    let game = param("game");
+    let page = param("page").filter(|t| page_token(t));
     upgrade
         .read_buffer_size(8 * 1024)
         .write_buffer_size(0)
         .max_message_size(MAX_MESSAGE)
         .max_frame_size(MAX_MESSAGE)
         .on_upgrade(move |ws| async move {
-            board(ws, &seat.app, client, game).await;
+            board(ws, &seat.app, client, game, page).await;
             drop(seat);
         })
+}
+
+/// Whether `t` may be a page's token (`page=` in its socket's query): the page's random name
+/// for itself, so that its new socket on its game takes the game over from its old one
+/// ([`Claim::Take`]). 8 to 64 letters, digits, `-` or `_`.
+fn page_token(t: &str) -> bool {
+    (8..=64).contains(&t.len())
+        && (t.bytes()).all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
 }
 
 /// What of a session's game is in the store, so that only what changed is written, and the
 /// game's clocks.
 struct Recorder {
-    store: Arc<dyn GameStore>,
     id: Option<GameId>,
     /// The session's [`Session::game_number`] of the stored game.
     game: u64,
@@ -478,9 +626,8 @@ fn movers(s: &Session) -> Vec<Color> {
 }
 
 impl Recorder {
-    fn new(store: Arc<dyn GameStore>) -> Recorder {
+    fn new() -> Recorder {
         Recorder {
-            store,
             id: None,
             game: 0,
             moves: Vec::new(),
@@ -503,9 +650,10 @@ impl Recorder {
         self.moves = g.moves.into_iter().map(|m| m.text).collect();
     }
 
-    /// Writes what changed in the session's game since the last call. A game is stored from
-    /// its first move on; a new game or an import is stored as a new game, with a new id.
-    fn sync(&mut self, s: &Session) -> StoreResult<()> {
+    /// What to write of the session's game since the last write, if anything changed. A game
+    /// is stored from its first move on; a new game or an import is stored as a new game, with
+    /// a new id. Once written, [`Recorder::written`].
+    fn changes(&mut self, s: &Session) -> Option<Write> {
         let moves = s.move_texts();
         let engine = s.engine_json().to_string();
         if self.id.is_none() || s.game_number() != self.game {
@@ -516,19 +664,15 @@ impl Recorder {
             self.since = None;
             self.tc = self.next_tc;
             if moves.is_empty() {
-                return Ok(());
+                return None;
             }
-            let variant = s.pos().kind().name();
-            let clock = self.tc.map(|tc| tc.to_json().to_string());
-            let id = self.store.create(&store::NewGame {
-                variant,
-                start_fen: &s.start().fen(),
-                engine: &engine,
-                clock: clock.as_deref(),
-            })?;
-            log::info!("serve: game {id} ({variant}) stored");
-            self.id = Some(id);
         }
+        let create = self.id.is_none().then(|| NewGameOwned {
+            variant: s.pos().kind().name().to_string(),
+            start_fen: s.start().fen(),
+            engine: engine.clone(),
+            clock: self.tc.map(|tc| tc.to_json().to_string()),
+        });
         let keep = self
             .moves
             .iter()
@@ -536,7 +680,7 @@ impl Recorder {
             .take_while(|(a, b)| a == b)
             .count();
         if keep == self.moves.len() && keep == moves.len() && engine == self.engine {
-            return Ok(());
+            return None;
         }
         let now = store::now_ms();
         if keep < self.moves.len() {
@@ -559,11 +703,24 @@ impl Recorder {
                 clock_ms: left,
             });
         }
-        let id = self.id.as_deref().unwrap_or_default();
-        self.store.append(id, keep, &new, &engine)?;
-        self.moves = moves;
-        self.engine = engine;
-        Ok(())
+        Some(Write {
+            create,
+            id: self.id.clone(),
+            keep,
+            new,
+            engine,
+            moves,
+        })
+    }
+
+    /// Takes what `w` wrote, as the game `id`.
+    fn written(&mut self, w: Write, id: GameId) {
+        if let Some(g) = &w.create {
+            log::info!("serve: game {id} ({}) stored", g.variant);
+        }
+        self.id = Some(id);
+        self.moves = w.moves;
+        self.engine = w.engine;
     }
 
     /// The state's `clock` now (null in an untimed game): the stored game's, or before its
@@ -591,14 +748,76 @@ impl Recorder {
     }
 }
 
+/// A new game to create, owned, so that it can go to the store's threads.
+struct NewGameOwned {
+    variant: String,
+    start_fen: String,
+    engine: String,
+    clock: Option<String>,
+}
+
+/// What of a game [`Recorder::changes`] has to write: the game itself if new, its moves from
+/// ply `keep` on, its engine settings. One [`GameStore::create`] if new, then one
+/// [`GameStore::append`].
+struct Write {
+    create: Option<NewGameOwned>,
+    id: Option<GameId>,
+    keep: usize,
+    new: Vec<StoredMove>,
+    engine: String,
+    /// The game's moves once written.
+    moves: Vec<String>,
+}
+
+impl Write {
+    /// Writes it; returns the game's id.
+    fn run(&self, store: &dyn GameStore) -> StoreResult<GameId> {
+        let id = match (&self.create, &self.id) {
+            (Some(g), _) => store.create(&store::NewGame {
+                variant: &g.variant,
+                start_fen: &g.start_fen,
+                engine: &g.engine,
+                clock: g.clock.as_deref(),
+            })?,
+            (None, Some(id)) => id.clone(),
+            (None, None) => return Err(store::StoreError("a game without an id".into())),
+        };
+        store.append(&id, self.keep, &self.new, &self.engine)?;
+        Ok(id)
+    }
+}
+
+/// Writes what changed in the game on the store's threads and waits for it to be committed
+/// (`session` is `&mut` only because a [`Session`] is not `Sync` and this future must be
+/// `Send`).
+async fn sync(app: &App, rec: &mut Recorder, session: &mut Session) -> StoreResult<()> {
+    let Some(w) = rec.changes(session) else {
+        return Ok(());
+    };
+    let (w, id) = app
+        .store
+        .call(move |store| {
+            let id = w.run(store)?;
+            Ok((w, id))
+        })
+        .await?;
+    rec.written(w, id);
+    Ok(())
+}
+
 /// Stores what changed in the game, then returns `out` to send (each state with the game's
 /// id), and whether the socket goes on. If the store fails nothing is acknowledged: the page
 /// gets an error and the socket closes.
-fn stored_first(rec: &mut Recorder, session: &Session, out: Vec<Value>) -> (Vec<Value>, bool) {
+async fn stored_first(
+    app: &App,
+    rec: &mut Recorder,
+    session: &mut Session,
+    out: Vec<Value>,
+) -> (Vec<Value>, bool) {
     if out.is_empty() {
         return (out, true);
     }
-    if let Err(e) = tokio::task::block_in_place(|| rec.sync(session)) {
+    if let Err(e) = sync(app, rec, session).await {
         log::error!("serve: {e}");
         let reply = out.iter().any(|v| v["reply"] == true);
         let message = format!("the game could not be stored ({e}); reload the page");
@@ -685,20 +904,28 @@ async fn close_flooded(ws: &mut WebSocket) {
 
 /// One board page: its session's messages and the engine's reports, until it closes or is
 /// quiet (no message, no search) for the idle timeout.
-async fn board(mut ws: WebSocket, app: &Arc<App>, client: IpAddr, game: Option<String>) {
+/// `page` is the page's token: a newer socket of the same page on the same game takes the game
+/// over, this one is then closed ([`MOVED_CLOSE`]).
+async fn board(
+    mut ws: WebSocket,
+    app: &Arc<App>,
+    client: IpAddr,
+    game: Option<String>,
+    page: Option<String>,
+) {
     let mut gate = Gate::new(client);
     let mut hold = None;
     if let Some(id) = &game {
-        match app.claim(id) {
+        match app.open_game(id, page.as_deref()).await {
             Ok(h) => hold = Some(h),
             Err(rx) => return watch_game(ws, app, gate, id, rx).await,
         }
     }
     let mut session = Session::with_pool(Arc::clone(&app.pool));
-    let mut rec = Recorder::new(Arc::clone(&app.store));
+    let mut rec = Recorder::new();
     let mut hello = Vec::new();
     if let Some(id) = game {
-        match reopen(app, &id, &mut session) {
+        match reopen(app, &id, &mut session).await {
             Ok(g) => {
                 log::info!("serve: game {id} reopened at ply {}", g.moves.len());
                 rec.reopened(g, &session);
@@ -710,7 +937,7 @@ async fn board(mut ws: WebSocket, app: &Arc<App>, client: IpAddr, game: Option<S
         }
     }
     hello.push(session.state());
-    let (hello, go_on) = stored_first(&mut rec, &session, hello);
+    let (hello, go_on) = stored_first(app, &mut rec, &mut session, hello).await;
     if let Some(h) = &hold {
         h.publish(&hello);
     }
@@ -725,7 +952,23 @@ async fn board(mut ws: WebSocket, app: &Arc<App>, client: IpAddr, game: Option<S
         } else {
             app.idle.saturating_sub(heard.elapsed())
         };
-        let out = match tokio::time::timeout(wait, ws.recv()).await {
+        let evict = hold.as_ref().map(|h| Arc::clone(&h.evict));
+        let got = tokio::select! {
+            got = tokio::time::timeout(wait, ws.recv()) => got,
+            () = async {
+                match &evict {
+                    Some(e) => e.notified().await,
+                    None => std::future::pending().await,
+                }
+            } => {
+                // The page's new socket takes its game over: everything of this one is stored.
+                let (code, reason) = MOVED_CLOSE;
+                let frame = axum::extract::ws::CloseFrame { code, reason: reason.into() };
+                let _ = tokio::time::timeout(WRITE_TIMEOUT, ws.send(Message::Close(Some(frame)))).await;
+                return;
+            }
+        };
+        let out = match got {
             Err(_) if !session.is_thinking() => {
                 log::info!("serve: a board page quiet for {:?} closed", app.idle);
                 let _ = ws.send(idle_close()).await;
@@ -750,11 +993,14 @@ async fn board(mut ws: WebSocket, app: &Arc<App>, client: IpAddr, game: Option<S
         };
         let mut out = out;
         out.extend(session.poll());
-        let (out, go_on) = stored_first(&mut rec, &session, out);
+        let (out, go_on) = stored_first(app, &mut rec, &mut session, out).await;
         if hold.as_ref().map(|h| &h.id) != rec.id.as_ref() {
             // A new game (or an import) is stored under a new id: its watchers are not this
             // game's; nobody can hold a new id yet.
-            hold = rec.id.as_deref().and_then(|id| app.claim(id).ok());
+            hold = match rec.id.as_deref().map(|id| app.claim(id, page.as_deref())) {
+                Some(Claim::Hold(h)) => Some(h),
+                _ => None,
+            };
         }
         if let Some(h) = &hold {
             h.publish(&out);
@@ -878,8 +1124,9 @@ fn idle_close() -> Message {
 }
 
 /// Puts the stored game `id` into the session.
-fn reopen(app: &App, id: &str, session: &mut Session) -> Result<StoredGame, String> {
-    let g = tokio::task::block_in_place(|| app.store.load(id))
+async fn reopen(app: &App, id: &str, session: &mut Session) -> Result<StoredGame, String> {
+    let g = load(app, id)
+        .await
         .map_err(|e| e.to_string())?
         .ok_or_else(|| format!("no game {id:?}: a new game instead"))?;
     let (start, moves) = replay(&g)?;

@@ -6,8 +6,9 @@
 //! (`r2d2_postgres`): the [`GameStore`] calls are synchronous, and several requests do not wait
 //! for one connection. Each `postgres::Client` runs its own small tokio runtime, which may not
 //! be entered from a thread that is running `cellmate serve`'s runtime: every call here goes
-//! through [`off_runtime`] (the `block_in_place` the server already uses for its writes, or a
-//! thread of its own on a current-thread runtime), also the pool's drop.
+//! through [`off_runtime`] (directly on the server's store threads, `block_in_place` on a
+//! multi-threaded runtime's thread, a thread of its own on a current-thread runtime), also the
+//! pool's drop.
 //!
 //! The schema is the SQLite store's (`games`, `moves` with the clock columns), plus a sequence
 //! number that orders the games as they were created across processes. It is created if missing
@@ -195,6 +196,10 @@ impl Drop for PostgresStore {
 }
 
 impl GameStore for PostgresStore {
+    fn parallel(&self) -> usize {
+        POOL_SIZE as usize
+    }
+
     fn create(&self, g: &NewGame) -> StoreResult<String> {
         self.with(|c| {
             // 16 hex digits of a random UUID's hash (gen_random_uuid draws 122 bits from the

@@ -81,6 +81,11 @@ pub trait GameStore: Send + Sync {
     fn load(&self, id: &str) -> StoreResult<Option<StoredGame>>;
     /// Every game, the oldest first.
     fn list(&self) -> StoreResult<Vec<GameSummary>>;
+    /// How many calls it can serve at once (its connections): `cellmate serve` calls it from
+    /// that many threads ([`super::threads::StoreThreads`]).
+    fn parallel(&self) -> usize {
+        1
+    }
 }
 
 /// Now, in milliseconds since 1970 (UTC).

@@ -85,6 +85,11 @@ impl Server {
     /// A board page's socket, on a new game or on the stored game `game`.
     fn board(&self, game: Option<&str>) -> Board {
         let query = game.map_or(String::new(), |g| format!("?game={g}"));
+        self.board_at(&query)
+    }
+
+    /// A board page's socket at `/ws<query>`.
+    fn board_at(&self, query: &str) -> Board {
         let url = format!("ws://127.0.0.1:{}/ws{query}", self.port);
         let (ws, _) = tungstenite::connect(&url).unwrap();
         if let tungstenite::stream::MaybeTlsStream::Plain(s) = ws.get_ref() {
@@ -459,6 +464,74 @@ fn a_second_page_on_a_game_watches_it_live_and_cannot_move() {
     assert!(!plays["legal"].as_array().unwrap().is_empty());
     next.send(r#"{"type":"move","move":"g1f3"}"#);
     next.state_at(5);
+}
+
+/// Issue 26, item 3: a new game's page moves its socket to its game's URL once the game has
+/// an id (`/ws?game=<id>&page=<token>`, so that a proxy routing by game id sends it where its
+/// watchers go), and stays the player: its new socket opened right after the old one was
+/// closed — the server may not have seen that close yet — and one opened while the old one is
+/// still open both take the game over (the old socket is then closed, code 4001), not watch
+/// it. A watcher goes on seeing the moves across the takeover; another page's token, or none,
+/// only watches.
+#[test]
+fn a_pages_new_socket_on_its_game_takes_it_over() {
+    let server = Server::start(&["--db", ":memory:"]);
+    let token = "page-0123456789abcdef";
+    let mut first = server.board_at(&format!("?page={token}"));
+    first.state_at(0);
+    first.send(r#"{"type":"engine","white":false,"black":true,"depth":1}"#);
+    first.state_at(0);
+    first.send(r#"{"type":"move","move":"e2e4"}"#);
+    let id = first.state_at(1)["game"].as_str().unwrap().to_string();
+    first.state_at(2);
+    let url = format!("?game={id}&page={token}");
+
+    // Closed, and the new socket opened at once (without waiting for the close's answer).
+    first.0.close(None).unwrap();
+    let _ = first.0.flush();
+    let mut second = server.board_at(&url);
+    let st = second.state_at(2);
+    assert_ne!(st["watching"], true, "the page's new socket watches: {st}");
+    assert_eq!(st["game"], id.as_str());
+    assert!(!st["legal"].as_array().unwrap().is_empty());
+    let mut watcher = server.board(Some(&id));
+    assert_eq!(watcher.state_at(2)["watching"], true);
+    second.send(r#"{"type":"move","move":"d2d4"}"#);
+    second.state_at(4);
+    assert_eq!(watcher.state_at(4)["watching"], true);
+
+    // A socket of another page, or of none, watches.
+    let mut other = server.board_at(&format!("?game={id}&page=another-page-token"));
+    assert_eq!(other.state_at(4)["watching"], true);
+    drop(other);
+
+    // The new socket opened while the old one is still open: the old one is closed, the new
+    // one plays, and the watcher is not told that the player left.
+    let mut third = server.board_at(&url);
+    let st = third.state_at(4);
+    assert_ne!(st["watching"], true, "the page's new socket watches: {st}");
+    assert!(!st["legal"].as_array().unwrap().is_empty());
+    let closed = loop {
+        match second.0.read() {
+            Ok(tungstenite::Message::Close(frame)) => break frame,
+            Ok(_) => continue,
+            Err(e) => panic!("the old socket ended without a close frame: {e}"),
+        }
+    };
+    assert_eq!(closed.map(|f| u16::from(f.code)), Some(4001));
+    third.send(r#"{"type":"move","move":"g1f3"}"#);
+    third.state_at(6);
+    loop {
+        let v = watcher.next();
+        assert_ne!(v["type"], "error", "the watcher was told: {v}");
+        if v["type"] == "state" && v["history"].as_array().unwrap().len() == 6 {
+            assert_eq!(v["watching"], true);
+            break;
+        }
+    }
+    let game = server.json(&format!("/game/{id}/json"));
+    assert_eq!(moves(&game).len(), 6);
+    assert_eq!(moves(&game)[4], "g1f3");
 }
 
 /// Issue 26, item 3: each side's clock, the time control chosen by the page, kept by the

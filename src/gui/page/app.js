@@ -36,20 +36,40 @@ function pieceImage(variant, letter, color, name, size) {
 
 // ----- socket -----
 
-// Every message gets exactly one reply (marked `reply`); `pending` counts those still due.
+// Every message gets exactly one reply (marked `reply`); `pending` counts those still due,
+// queued ones included. A message sent while the socket is not open (connecting again after a
+// server restart, or moving to the game's URL) waits in `queue` and goes out, in order, once
+// the socket opens; past QUEUE_MAX waiting the page says it is not connected.
+const QUEUE_MAX = 100;
+const queue = [];
 function send(msg) {
-  if (ws && ws.readyState === WebSocket.OPEN) {
-    window.cellmate.pending++;
-    ws.send(typeof msg === "string" ? msg : JSON.stringify(msg));
-  }
+  const text = typeof msg === "string" ? msg : JSON.stringify(msg);
+  if (ws && ws.readyState === WebSocket.OPEN && !queue.length) ws.send(text);
+  else if (queue.length < QUEUE_MAX) queue.push(text);
+  else { showError("not connected to the engine: this was not sent; reload the page"); return; }
+  window.cellmate.pending++;
 }
 
+// This page's random name for itself, sent with its socket (`page=`): under `cellmate serve`
+// a newer socket of the same page on the same game takes the game over from the older one.
+const pageToken = Array.from(crypto.getRandomValues(new Uint8Array(12)), (b) => b.toString(16).padStart(2, "0")).join("");
+// The game the socket was opened on (`?game=`), null for a new game's socket.
+let socketGame = null;
+
 // `cellmate serve` keeps games: a game's page is /game/<id>, and its socket opens that game.
-function connect() {
+// `old`: the socket being replaced, closed once the new one has its first message (by then the
+// server has handed the game over to the new one), or if the new one fails.
+function connect(old) {
   const game = location.pathname.match(/^\/game\/([0-9a-f]+)$/);
-  ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws" +
-    (game ? "?game=" + game[1] : ""));
-  ws.onmessage = (ev) => {
+  socketGame = game ? game[1] : null;
+  const sock = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws?" +
+    (game ? "game=" + game[1] + "&" : "") + "page=" + pageToken);
+  ws = sock;
+  // The time control chosen for the next game is the server's socket's: told again.
+  if (clockChosen) send(clockChosen);
+  const retire = () => { if (old) { old.close(); old = null; } };
+  sock.onmessage = (ev) => {
+    retire();
     const msg = JSON.parse(ev.data);
     if (msg.reply) window.cellmate.pending--;
     // The lines above the board (watching, clock, queue) are set before the board is sized.
@@ -60,17 +80,22 @@ function connect() {
     else if (msg.type === "error") { showError(msg.message); }
     else if (msg.type === "display") { $("display").textContent = msg.text; }
     window.cellmate.messages.push(msg);
+    moveSocket();
   };
-  ws.onopen = () => {
+  sock.onopen = () => {
     reconnects = 0;
     // For tests: how many sockets opened, and where the newest one's messages begin.
     window.cellmate.opens++;
     window.cellmate.openedAt = window.cellmate.messages.length;
+    while (queue.length && sock.readyState === WebSocket.OPEN) sock.send(queue.shift());
   };
-  ws.onclose = (ev) => {
-    // Replies still due on the lost socket will not come.
-    window.cellmate.pending = 0;
+  sock.onclose = (ev) => {
+    retire();
+    // Replies still due on the lost socket will not come; queued messages wait for the next.
+    window.cellmate.pending = queue.length;
     if (ev.code === 4000) { showError("closed after a long time without a move; reload the page to go on"); return; }
+    // Its game taken over by another socket of this page (not one the page still uses).
+    if (ev.code === 4001) return;
     // A lost connection (a server restart, a network drop) is opened again: the game's URL
     // brings the stored game back (`cellmate serve`).
     if (reconnects >= RECONNECTS) { showError("disconnected from the engine; reload the page"); return; }
@@ -82,6 +107,24 @@ function connect() {
 // How often a lost connection is tried again (after 0.5 s, 1 s, 2 s, then every 4 s).
 const RECONNECTS = 20;
 let reconnects = 0;
+
+// `cellmate serve`: once the page's game has an id (stored at its first move) and its socket was
+// opened without it (a new game, an import, a new game after another), the socket moves to the
+// game's URL, /ws?game=<id>, so that a proxy routing by game id (docs/hosting.md) sends it to the
+// same server as the game's watchers. At a quiet moment — no reply due, the engine not
+// thinking — so that nothing is in flight; the new socket opens before the old one closes, and
+// what the player does meanwhile is queued (`send`).
+function moveSocket() {
+  if (!state || !state.game || state.game === socketGame || state.watching) return;
+  if (state.thinking || window.cellmate.pending > 0 || ws.readyState !== WebSocket.OPEN) return;
+  const old = ws;
+  old.onmessage = null;
+  old.onclose = null;
+  old.onopen = null;
+  window.cellmate.moves++;
+  connect(old);
+  if (window.cellmate.onMoveSocket) window.cellmate.onMoveSocket();
+}
 
 // The address bar shows the stored game's URL (`cellmate serve`; `cellmate gui` stores none).
 function showGame(id) {
@@ -472,7 +515,9 @@ function engineSettings() {
 }
 
 function init() {
-  window.cellmate = { messages: [], pending: 0, opens: 0, openedAt: 0, get state() { return state; }, send, pieceImage };
+  // For tests: `socket` is the socket's URL now, `moves` how often it moved to its game's URL,
+  // `queued` the messages waiting for it to open, `onMoveSocket` called as it moves.
+  window.cellmate = { messages: [], pending: 0, opens: 0, openedAt: 0, moves: 0, get state() { return state; }, get socket() { return ws && ws.url; }, get queued() { return queue.length; }, send, pieceImage };
   const variants = ["chess", "recursion", "microorganism", "immune"];
   $("variant").innerHTML = variants.map((v) => `<option>${v}</option>`).join("");
   $("new").addEventListener("click", () => {
@@ -520,6 +565,8 @@ function showQueue(msg) {
 // control menu (shown only by `cellmate serve`, whose states have a clock) sends `clock`: it
 // times the game if no move is played yet, else the next game.
 let clockShown = null;
+// The player's last choice in the menu, sent again on a new socket (it times the next game).
+let clockChosen = null;
 let clockTimer = null;
 function showClock(st) {
   const el = $("clock");
@@ -530,7 +577,8 @@ function showClock(st) {
     menu.dataset.ready = "1";
     menu.addEventListener("change", () => {
       const [base, inc] = menu.value.split("+").map(Number);
-      send(menu.value === "none" ? { type: "clock", base_ms: null } : { type: "clock", base_ms: base * 60000, inc_ms: inc * 1000 });
+      clockChosen = menu.value === "none" ? { type: "clock", base_ms: null } : { type: "clock", base_ms: base * 60000, inc_ms: inc * 1000 };
+      send(clockChosen);
     });
   }
   clockShown = st.clock ? { c: st.clock, at: Date.now() } : null;
