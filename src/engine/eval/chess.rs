@@ -45,6 +45,13 @@ const THREAT_BY_PAWN: (i32, i32) = (55, 35);
 const THREAT_BY_MINOR: (i32, i32) = (40, 30);
 const THREAT_BY_ROOK: (i32, i32) = (40, 20);
 const HANGING: (i32, i32) = (25, 15);
+/// A knight or bishop on an outpost: on the 4th to 6th rank (counted from its side), defended
+/// by a pawn, and no enemy pawn on a neighbouring file can ever attack it.
+const OUTPOST: [(i32, i32); TYPES] = [(0, 0), (30, 15), (15, 5), (0, 0), (0, 0), (0, 0)];
+/// King danger, middlegame centipawns per kind of piece that can give a safe check (from a
+/// square the king's side does not attack and the checker's side does not occupy): knight,
+/// bishop, rook, queen.
+const SAFE_CHECK: [i32; TYPES] = [0, 45, 30, 50, 40, 0];
 
 struct EvalTables {
     mg: [[i32; 64]; TYPES],
@@ -201,10 +208,9 @@ fn evaluate_white(pos: &Chess) -> i32 {
     // Squares each colour attacks: by its minor pieces, its rooks, and by anything.
     let mut minor_att = [0u64; 2];
     let mut rook_att = [0u64; 2];
-    let mut all_att = [
-        patt[0] | t.king[ksq[0]],
-        patt[1] | t.king[ksq[1]],
-    ];
+    // Squares each colour attacks with each piece type.
+    let mut type_att = [[0u64; TYPES]; 2];
+    let mut all_att = [patt[0] | t.king[ksq[0]], patt[1] | t.king[ksq[1]]];
 
     for c in Color::BOTH {
         let us = c.index();
@@ -235,6 +241,14 @@ fn evaluate_white(pos: &Chess) -> i32 {
                     _ => continue,
                 };
                 all_att[us] |= attacks;
+                type_att[us][p] |= attacks;
+                if (pt == KNIGHT || pt == BISHOP)
+                    && (3..=5).contains(&(rsq / 8))
+                    && patt[us] & (1u64 << sq) != 0
+                    && et.passed_span[us][sq] & !et.front[us][sq] & pawns[them] == 0
+                {
+                    s.add(OUTPOST[p].0, OUTPOST[p].1);
+                }
                 match pt {
                     KNIGHT | BISHOP => minor_att[us] |= attacks,
                     ROOK => rook_att[us] |= attacks,
@@ -335,6 +349,23 @@ fn evaluate_white(pos: &Chess) -> i32 {
         side[us].add(THREAT_BY_ROOK.0 * n, THREAT_BY_ROOK.1 * n);
         let n = count(all_att[us] & theirs & !all_att[them]);
         side[us].add(HANGING.0 * n, HANGING.1 * n);
+
+        // Safe checks on their king.
+        let k = Square(ksq[them] as u8);
+        let safe = !all_att[them] & !pos.color_set(c);
+        let diag = t.bishop_attacks(k, occ);
+        let orth = t.rook_attacks(k, occ);
+        let checks = [
+            (KNIGHT, t.knight[ksq[them]]),
+            (BISHOP, diag),
+            (ROOK, orth),
+            (QUEEN, diag | orth),
+        ];
+        for (pt, from) in checks {
+            if type_att[us][pt as usize] & from & safe != 0 {
+                side[us].mg += SAFE_CHECK[pt as usize];
+            }
+        }
     }
 
     // King danger: several attackers on the zone, weighted; much less without a queen.
