@@ -5,7 +5,7 @@ TARGET_DIR := $(or $(CARGO_TARGET_DIR),target)
 BIN := $(TARGET_DIR)/release/cellmate
 DEPTH ?= 6
 
-.PHONY: help build run test perft bench fuzz fuzz-binary playouts latency soak memory time-safety lint fmt clean \
+.PHONY: help baseline build run test perft bench fuzz fuzz-binary playouts latency soak memory time-safety lint fmt clean \
 	verify-xboard verify-python verify-uci-clients gui gui-test gui-check gui-load serve-load host-check strength \
 	conversion
 
@@ -33,6 +33,7 @@ help:
 	@echo "serve-load  200 players at once against cellmate serve on loopback, two waves (engine 100 ms a move, 2 workers): every move answered, waits, queue, memory, threads (not CI; about 4 minutes)"
 	@echo "gui-check  xdotool clicks every kind of move into a real XBoard per variant (not CI)"
 	@echo "host-check  a user's journeys through a real XBoard per variant: modes, matches, new game, paste, load, retract, analysis, flag (not CI)"
+	@echo "baseline  build issue 25's baseline (commit b8021db) aside as $(BASE_BIN) for the base-V rows of make strength"
 	@echo "strength  the docs/strength.md results table: ROWS (all) of fairymax sjaakii depth1-V random-V, and sf-N base-V (hours)"
 
 build:
@@ -250,6 +251,17 @@ SB = $(STRENGTH_DIR)/cellmate
 # openings of tests/data/openings/ (cellmate openings, scripts/chess_openings.py), paired colours.
 STOCKFISH ?= /usr/games/stockfish
 BASE_BIN ?= $(STRENGTH_DIR)/baseline
+# The baseline of issue 25, item 2: commit b8021db (Bench: 4736074) built aside in a git
+# worktree of its own (`quick` profile, its own target directory), copied to BASE_BIN.
+BASE_COMMIT ?= b8021db
+BASE_DIR ?= $(STRENGTH_DIR)/baseline-src
+
+baseline:
+	mkdir -p $(STRENGTH_DIR)
+	test -d $(BASE_DIR) || git worktree add --detach $(BASE_DIR) $(BASE_COMMIT)
+	cd $(BASE_DIR) && CARGO_TARGET_DIR=$(abspath $(BASE_DIR))/target $(CARGO) build --profile quick
+	cp $(BASE_DIR)/target/quick/cellmate $(BASE_BIN)
+	$(BASE_BIN) bench 2>&1 | grep Nodes
 OPENINGS_DIR ?= tests/data/openings
 
 strength: $(if $(filter $(BIN),$(STRENGTH_BIN)),build)
