@@ -659,6 +659,29 @@ fn waiting_searches_are_served_in_order_and_told_their_place() {
     pages[2].state_at(2);
 }
 
+/// `cellmate serve` run with `db` (a PostgreSQL URL where no server listens) as `--db`, or as
+/// `CELLMATE_DB` when `from_env`: exit status 1 and one error line naming the server as `at`
+/// (never a password), no panic. Returns that line.
+fn unreachable_store(db: &str, from_env: bool, at: &str) -> String {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_cellmate"));
+    cmd.args(["serve", "--bind", "127.0.0.1:0"]);
+    if from_env {
+        cmd.env("CELLMATE_DB", db);
+    } else {
+        cmd.args(["--db", db]);
+    }
+    let out = cmd.stdin(Stdio::null()).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(
+        err.contains(&format!("PostgreSQL at {at}")) && err.contains("error connecting to server"),
+        "{err}"
+    );
+    assert!(!err.contains("panicked"), "{err}");
+    err
+}
+
 /// The store's URL may come from the environment (`CELLMATE_DB`), keeping a password out of the
 /// process list; an unreachable PostgreSQL there ends `serve` with one line that names the
 /// server without the password, exit status 1.
@@ -667,23 +690,8 @@ fn the_store_url_comes_from_the_environment() {
     let free = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let port = free.local_addr().unwrap().port();
     drop(free);
-    let out = Command::new(env!("CARGO_BIN_EXE_cellmate"))
-        .args(["serve", "--bind", "127.0.0.1:0"])
-        .env(
-            "CELLMATE_DB",
-            format!("postgres://host:s3cret@127.0.0.1:{port}/games"),
-        )
-        .stdin(Stdio::null())
-        .output()
-        .unwrap();
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(1), "{err}");
-    assert_eq!(err.trim().lines().count(), 1, "{err}");
-    assert!(
-        err.contains(&format!("PostgreSQL at host@127.0.0.1:{port}/games"))
-            && err.contains("error connecting to server"),
-        "{err}"
-    );
+    let url = format!("postgres://host:s3cret@127.0.0.1:{port}/games");
+    let err = unreachable_store(&url, true, &format!("host@127.0.0.1:{port}/games"));
     assert!(!err.contains("s3cret"), "{err}");
 }
 
