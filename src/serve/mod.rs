@@ -726,6 +726,14 @@ impl Recorder {
     /// The state's `clock` now (null in an untimed game): the stored game's, or before its
     /// first move the time control it will have, both clocks full.
     fn clock_json(&self, s: &Session) -> Value {
+        self.clock_json_at(s, None)
+    }
+
+    /// [`Recorder::clock_json`] of the state after the game's first `plies` moves (`None`: all
+    /// of them). A batch of states written together (the player's move, and the engine's
+    /// answer that came at once) has one clock each, as it was after its own move: the
+    /// player's state does not show the player's clock already running again.
+    fn clock_json_at(&self, s: &Session, plies: Option<usize>) -> Value {
         let stored = self.id.is_some() && s.game_number() == self.game;
         let Some(tc) = (if stored { self.tc } else { self.next_tc }) else {
             return Value::Null;
@@ -733,9 +741,16 @@ impl Recorder {
         if !stored {
             return clock::state_json(tc, [tc.base_ms; 2], None, None, store::now_ms());
         }
-        let left = tc.left(&movers(s), &self.left);
-        let running =
-            (s.pos().outcome().is_none() && !s.moves().is_empty()).then(|| s.pos().side_to_move());
+        let movers = movers(s);
+        let n = plies.map_or(movers.len(), |p| p.min(movers.len()));
+        let left = tc.left(&movers[..n], &self.left[..n.min(self.left.len())]);
+        let running = if n == 0 {
+            None
+        } else if n < movers.len() {
+            Some(movers[n])
+        } else {
+            s.pos().outcome().is_none().then(|| s.pos().side_to_move())
+        };
         clock::state_json(tc, left, running, self.since, store::now_ms())
     }
 
@@ -830,7 +845,8 @@ async fn stored_first(
     for v in &mut out {
         if v["type"] == "state" {
             v["game"] = json!(rec.id);
-            v["clock"] = rec.clock_json(session);
+            let plies = v["history"].as_array().map(|h| h.len());
+            v["clock"] = rec.clock_json_at(session, plies);
         }
     }
     (out, true)
