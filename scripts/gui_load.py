@@ -20,26 +20,23 @@ well under a minute). Needs only Python's standard library and Linux's /proc.
     python3 scripts/gui_load.py target/release/cellmate [SESSIONS] [SEARCHING]
 """
 
-import base64
 import json
 import os
 import selectors
 import socket
-import struct
 import subprocess
 import sys
 import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import ws_client  # noqa: E402
 
 IDLE_SLACK_MB = 8
 
 
 def proc_status(pid):
-    out = {}
-    with open(f"/proc/{pid}/status") as f:
-        for line in f:
-            k, _, v = line.partition(":")
-            out[k] = v.strip()
-    return int(out["VmRSS"].split()[0]) // 1024, int(out["Threads"])
+    f = ws_client.proc_fields(pid)
+    return int(f["VmRSS"].split()[0]) // 1024, int(f["Threads"])
 
 
 def free_port():
@@ -50,44 +47,12 @@ def free_port():
     return port
 
 
-def frame(text):
-    """A masked client text frame."""
-    data = text.encode()
-    head = bytearray([0x81])
-    n = len(data)
-    if n < 126:
-        head.append(0x80 | n)
-    elif n < 65536:
-        head.append(0x80 | 126)
-        head += struct.pack(">H", n)
-    else:
-        head.append(0x80 | 127)
-        head += struct.pack(">Q", n)
-    mask = os.urandom(4)
-    return bytes(head) + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(data))
+frame = ws_client.frame
 
 
 class Session:
     def __init__(self, port):
-        self.sock = socket.create_connection(("127.0.0.1", port), timeout=10)
-        key = base64.b64encode(os.urandom(16)).decode()
-        host = f"127.0.0.1:{port}"
-        self.sock.sendall(
-            (
-                f"GET /ws HTTP/1.1\r\nHost: {host}\r\nOrigin: http://{host}\r\n"
-                f"Upgrade: websocket\r\nConnection: Upgrade\r\n"
-                f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n"
-            ).encode()
-        )
-        head = b""
-        while b"\r\n\r\n" not in head:
-            chunk = self.sock.recv(4096)
-            if not chunk:
-                break
-            head += chunk
-        self.status = head.split(b" ", 2)[1].decode() if b" " in head else "none"
-        self.buf = head.split(b"\r\n\r\n", 1)[1] if b"\r\n\r\n" in head else b""
-        self.sock.setblocking(False)
+        self.sock, self.status, self.buf = ws_client.connect(port)
 
     def send(self, obj):
         self.sock.setblocking(True)
@@ -104,21 +69,9 @@ class Session:
                 self.buf += chunk
         except (BlockingIOError, ConnectionError):
             pass
+        frames, self.buf = ws_client.split_frames(self.buf)
         out = []
-        while len(self.buf) >= 2:
-            n = self.buf[1] & 0x7F
-            off = 2
-            if n == 126:
-                if len(self.buf) < 4:
-                    break
-                n, off = struct.unpack(">H", self.buf[2:4])[0], 4
-            elif n == 127:
-                if len(self.buf) < 10:
-                    break
-                n, off = struct.unpack(">Q", self.buf[2:10])[0], 10
-            if len(self.buf) < off + n:
-                break
-            payload, self.buf = self.buf[off : off + n], self.buf[off + n :]
+        for _, payload in frames:
             try:
                 out.append(json.loads(payload))
             except ValueError:

@@ -35,21 +35,21 @@ itself within DEADLINE seconds, default 420). Needs only Python's standard libra
      SEED=1 DB=<path or :memory:>)
 """
 
-import base64
 import http.client
 import json
 import os
 import random
 import selectors
 import shutil
-import socket
 import statistics
-import struct
 import subprocess
 import sys
 import tempfile
 import threading
 import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import ws_client  # noqa: E402
 
 MOVE_DEADLINE = 120.0
 # The bounds on the server's resident memory. Idle already holds the hash table (it is filled
@@ -66,29 +66,12 @@ THREADS_SLACK = 16
 
 
 def proc_status(pid):
-    out = {}
-    with open(f"/proc/{pid}/status") as f:
-        for line in f:
-            k, _, v = line.partition(":")
-            out[k] = v.strip()
-    return int(out["VmRSS"].split()[0]) / 1024, int(out["Threads"]), int(out["VmHWM"].split()[0]) / 1024
+    f = ws_client.proc_fields(pid)
+    kb = lambda k: int(f[k].split()[0]) / 1024  # noqa: E731
+    return kb("VmRSS"), int(f["Threads"]), kb("VmHWM")
 
 
-def frame(text, opcode=0x1):
-    """A masked client frame."""
-    data = text.encode()
-    head = bytearray([0x80 | opcode])
-    n = len(data)
-    if n < 126:
-        head.append(0x80 | n)
-    elif n < 65536:
-        head.append(0x80 | 126)
-        head += struct.pack(">H", n)
-    else:
-        head.append(0x80 | 127)
-        head += struct.pack(">Q", n)
-    mask = os.urandom(4)
-    return bytes(head) + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(data))
+frame = ws_client.frame
 
 
 def get_json(port, path):
@@ -109,25 +92,7 @@ class Player:
         self.n = n
         self.rng = rng
         self.think = think
-        self.sock = socket.create_connection(("127.0.0.1", port), timeout=10, source_address=(source, 0))
-        key = base64.b64encode(os.urandom(16)).decode()
-        host = f"127.0.0.1:{port}"
-        self.sock.sendall(
-            (
-                f"GET /ws HTTP/1.1\r\nHost: {host}\r\nOrigin: http://{host}\r\n"
-                f"Upgrade: websocket\r\nConnection: Upgrade\r\n"
-                f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n"
-            ).encode()
-        )
-        head = b""
-        while b"\r\n\r\n" not in head:
-            chunk = self.sock.recv(4096)
-            if not chunk:
-                break
-            head += chunk
-        self.status = head.split(b" ", 2)[1].decode() if b" " in head else "none"
-        self.buf = head.split(b"\r\n\r\n", 1)[1] if b"\r\n\r\n" in head else b""
-        self.sock.setblocking(False)
+        self.sock, self.status, self.buf = ws_client.connect(port, source)
         self.closed = False
         self.state = None  # the last state
         self.phase = "hello"  # hello, setup, thinking, waiting, new, done
@@ -159,22 +124,9 @@ class Player:
             pass
         except OSError:
             self.closed = True
+        frames, self.buf = ws_client.split_frames(self.buf)
         out = []
-        while len(self.buf) >= 2:
-            op = self.buf[0] & 0x0F
-            n = self.buf[1] & 0x7F
-            off = 2
-            if n == 126:
-                if len(self.buf) < 4:
-                    break
-                n, off = struct.unpack(">H", self.buf[2:4])[0], 4
-            elif n == 127:
-                if len(self.buf) < 10:
-                    break
-                n, off = struct.unpack(">Q", self.buf[2:10])[0], 10
-            if len(self.buf) < off + n:
-                break
-            payload, self.buf = self.buf[off : off + n], self.buf[off + n :]
+        for op, payload in frames:
             if op == 0x8:
                 self.closed = True
             elif op == 0x1:

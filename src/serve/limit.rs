@@ -83,6 +83,15 @@ struct Entry {
 }
 
 impl Entry {
+    /// A client seen first at `now`: a full bucket, no page.
+    fn full(limits: &Limits, now: Instant) -> Entry {
+        Entry {
+            tokens: limits.burst,
+            at: now,
+            sessions: 0,
+        }
+    }
+
     fn refill(&mut self, limits: &Limits, now: Instant) {
         let gained = now.saturating_duration_since(self.at).as_secs_f64() * limits.rate;
         self.tokens = (self.tokens + gained).min(limits.burst);
@@ -150,11 +159,7 @@ impl Clients {
         let mut t = self.lock();
         self.sweep(&mut t, now);
         let limits = &self.limits;
-        let e = t.entries.entry(client).or_insert(Entry {
-            tokens: limits.burst,
-            at: now,
-            sessions: 0,
-        });
+        let e = t.entries.entry(client).or_insert(Entry::full(limits, now));
         if e.sessions >= limits.max_sessions {
             return false;
         }
@@ -175,11 +180,7 @@ impl Clients {
         let mut t = self.lock();
         self.sweep(&mut t, now);
         let limits = &self.limits;
-        let e = t.entries.entry(client).or_insert(Entry {
-            tokens: limits.burst,
-            at: now,
-            sessions: 0,
-        });
+        let e = t.entries.entry(client).or_insert(Entry::full(limits, now));
         e.refill(limits, now);
         let ok = e.tokens >= 1.0;
         e.tokens = (e.tokens - 1.0).max(-limits.burst);
