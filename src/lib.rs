@@ -14,6 +14,7 @@ pub mod pgn;
 pub mod protocol;
 pub mod referee;
 pub mod serve;
+pub mod texel;
 pub mod tune;
 pub mod variants;
 pub mod xbwire;

@@ -196,6 +196,23 @@ enum Command {
         /// spread of each value (0: none).
         #[arg(long, default_value_t = 0)]
         bootstrap: usize,
+        /// Fits the whole chess evaluation (every parameter of its table) instead of
+        /// material values: Adam steps on the squared error of the results.
+        #[arg(long)]
+        eval: bool,
+        /// With --eval: full passes over the positions.
+        #[arg(long, default_value_t = 2000)]
+        epochs: usize,
+        /// With --eval: the step size, centipawns.
+        #[arg(long, default_value_t = 1.0)]
+        rate: f64,
+        /// With --eval: write the fitted table's rows (chess_params.rs's form) to this file.
+        #[arg(long)]
+        rust: Option<String>,
+        /// With --eval: the weight of the squared distance of each value from its starting
+        /// value (per position, in squared pawns), which keeps rarely seen values near it.
+        #[arg(long, default_value_t = 0.0)]
+        l2: f64,
     },
     /// Writes balanced openings for matches (`--openings`), one FEN a line: each ply drawn
     /// among the moves a shallow search finds within a margin of the best, the end position
@@ -465,6 +482,57 @@ fn tune(
     Ok(())
 }
 
+/// `cellmate tune --eval`: the Texel method over every chess evaluation parameter
+/// ([`cellmate::texel`]).
+fn tune_eval(
+    pgn: &str,
+    skip_plies: usize,
+    epochs: usize,
+    rate: f64,
+    l2: f64,
+    rust: Option<&str>,
+) -> Result<(), String> {
+    use cellmate::engine::eval::chess_params::ChessParams;
+    use cellmate::texel;
+    let text = std::fs::read_to_string(pgn).map_err(|e| format!("{pgn}: {e}"))?;
+    let data = texel::read(&text, skip_plies);
+    if data.samples.is_empty() {
+        return Err(format!("{pgn}: no positions to fit"));
+    }
+    let held = data.samples.iter().filter(|s| s.held_out).count();
+    outln!(
+        "games {} (skipped {}), positions {} (held out {held})",
+        data.games,
+        data.skipped,
+        data.samples.len()
+    );
+    let old = ChessParams::DEFAULT;
+    let mut v = texel::values(&old);
+    let k = texel::fit_k(&data.samples, &v);
+    let (tr, ho) = (
+        texel::loss(&data.samples, &v, k, false),
+        texel::loss(&data.samples, &v, k, true),
+    );
+    outln!("k {k:.6}; start: train {tr:.6}, held out {ho:.6}");
+    texel::fit(
+        &data.samples,
+        &mut v,
+        k,
+        (epochs, rate, l2),
+        100,
+        |e, tr, ho| {
+            outln!("epoch {e}: train {tr:.6}, held out {ho:.6}");
+        },
+    );
+    let new = texel::rounded(&v, &old, &data.samples);
+    let rows = texel::rust_rows(&new);
+    match rust {
+        Some(path) => std::fs::write(path, rows).map_err(|e| format!("{path}: {e}"))?,
+        None => out!("{rows}"),
+    }
+    Ok(())
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     // A host logs what it does (games stored, pages refused); the engine only its warnings.
@@ -580,8 +648,26 @@ fn main() -> ExitCode {
             pgn,
             variant,
             skip_plies,
+            eval: true,
+            epochs,
+            rate,
+            rust,
+            l2,
+            ..
+        }) => {
+            if variant.is_some_and(|v| VariantKind::from_name(&v) != Some(VariantKind::Chess)) {
+                Err("--eval fits the chess evaluation only".to_string())
+            } else {
+                tune_eval(&pgn, skip_plies, epochs, rate, l2, rust.as_deref())
+            }
+        }
+        Some(Command::Tune {
+            pgn,
+            variant,
+            skip_plies,
             ridge,
             bootstrap,
+            ..
         }) => tune(&pgn, variant.as_deref(), skip_plies, ridge, bootstrap),
         Some(Command::Openings { variant, spec }) => openings(&variant, &spec),
     };

@@ -18,6 +18,7 @@
 //! how a position's are counted, is its evaluator's business ([`Features`], beside the
 //! tables they measure), read here through the variant registry's dispatch.
 
+use crate::core::Move;
 use crate::engine::eval::Features;
 use crate::notation;
 use crate::variants::{with_pos, AnyPos, VariantKind};
@@ -76,16 +77,27 @@ pub struct Dataset {
     pub skipped: usize,
 }
 
-/// Reads every game of `pgn` in `kind` (or the first game's variant), keeping the quiet
-/// positions after `skip_plies` plies.
-pub fn read_games(pgn: &str, kind: Option<VariantKind>, skip_plies: usize) -> Dataset {
-    let mut data = Dataset {
-        kind,
-        ..Dataset::default()
-    };
+/// A finished game of a PGN file, ready to replay: its start position, its moves and its
+/// result for White (1, ½, 0).
+pub struct GameRecord {
+    pub start: AnyPos,
+    pub moves: Vec<Move>,
+    pub y: f64,
+}
+
+/// The finished games of `pgn` in `kind` (or the first game's variant), with the variant and
+/// the number of games left out: engine failures (abandoned, time forfeit, illegal move, rules
+/// infraction), unfinished (`*`), another variant, unreadable.
+pub fn read_records(
+    pgn: &str,
+    kind: Option<VariantKind>,
+) -> (Option<VariantKind>, Vec<GameRecord>, usize) {
+    let mut kind = kind;
+    let mut records = Vec::new();
+    let mut skipped = 0;
     for chunk in split_games(pgn) {
         let Ok(text) = notation::split(&chunk) else {
-            data.skipped += 1;
+            skipped += 1;
             continue;
         };
         let y = match text.tag("Result").or(text.result.as_deref()) {
@@ -93,7 +105,7 @@ pub fn read_games(pgn: &str, kind: Option<VariantKind>, skip_plies: usize) -> Da
             Some("0-1") => 0.0,
             Some("1/2-1/2") => 0.5,
             _ => {
-                data.skipped += 1;
+                skipped += 1;
                 continue;
             }
         };
@@ -101,7 +113,7 @@ pub fn read_games(pgn: &str, kind: Option<VariantKind>, skip_plies: usize) -> Da
             text.tag("Termination"),
             Some("abandoned" | "time forfeit" | "illegal move" | "rules infraction")
         ) {
-            data.skipped += 1;
+            skipped += 1;
             continue;
         }
         let Some(k) = text
@@ -111,18 +123,36 @@ pub fn read_games(pgn: &str, kind: Option<VariantKind>, skip_plies: usize) -> Da
         else {
             continue;
         };
-        if *data.kind.get_or_insert(k) != k {
-            data.skipped += 1;
+        if *kind.get_or_insert(k) != k {
+            skipped += 1;
             continue;
         }
         let Ok(start) = notation::start_position(k, text.tag("FEN")) else {
-            data.skipped += 1;
+            skipped += 1;
             continue;
         };
         let Ok(moves) = notation::read(&start, &text.moves, crate::core::Dialect::UCI) else {
-            data.skipped += 1;
+            skipped += 1;
             continue;
         };
+        records.push(GameRecord { start, moves, y });
+    }
+    (kind, records, skipped)
+}
+
+/// Reads every game of `pgn` in `kind` (or the first game's variant), keeping the quiet
+/// positions after `skip_plies` plies.
+pub fn read_games(pgn: &str, kind: Option<VariantKind>, skip_plies: usize) -> Dataset {
+    let (kind, records, skipped) = read_records(pgn, kind);
+    let mut data = Dataset {
+        kind,
+        skipped,
+        ..Dataset::default()
+    };
+    let Some(k) = kind else {
+        return data;
+    };
+    for GameRecord { start, moves, y } in records {
         data.games += 1;
         match y {
             1.0 => data.white_wins += 1,

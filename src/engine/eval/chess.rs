@@ -1,61 +1,37 @@
 //! Evaluation of international chess: material and piece-square tables (tapered between
 //! middlegame and endgame), mobility, king safety, pawn structure, bishop pair, rooks on open
-//! files, a mop-up term for lone kings, and a tempo bonus. Plus static exchange evaluation.
+//! files, threats, outposts, a mop-up term for lone kings, and a tempo bonus. Plus static
+//! exchange evaluation.
 //!
-//! Squares are a1 = 0 … h8 = 63; tables are written from White's view and mirrored for Black.
+//! The weights are the engine's [`ChessParams`] (`chess_params.rs`): every term but king
+//! danger, the mop-up and the pawnless scaling is a count times one of its (middlegame,
+//! endgame) pairs, added through an [`Acc`]: [`Sum`] adds the values, [`Trace`] records the
+//! counts for tuning ([`trace`]). Squares are a1 = 0 … h8 = 63; tables are written from
+//! White's view and mirrored for Black.
 
 use std::sync::OnceLock;
 
 use crate::core::{Color, Move, MoveKind, MoveList, Powers, Square, Variant};
 use crate::variants::chess::{tables, Chess, BISHOP, KING, KNIGHT, PAWN, QUEEN, ROOK, TYPES};
 
+use super::chess_params::{self as p, half, ChessParams, COUNT, HALF};
 use super::{EvalParams, Evaluate, FeatureList, Features};
 
-const MG_VALUE: [i32; TYPES] = [85, 325, 335, 470, 1000, 0];
-const EG_VALUE: [i32; TYPES] = [105, 300, 315, 520, 960, 0];
-/// Exchange values for SEE.
+/// Exchange values for SEE (and the material counts of the mop-up and pawnless scaling).
 const SEE_VALUE: [i32; TYPES] = [100, 320, 330, 500, 950, 20_000];
 /// Game-phase weight of each piece type; 24 at the start.
 const PHASE: [i32; TYPES] = [0, 1, 1, 2, 4, 0];
-const MAX_PHASE: i32 = 24;
+pub const MAX_PHASE: i32 = 24;
 
 const FILE_A: u64 = 0x0101_0101_0101_0101;
 const FILE_H: u64 = FILE_A << 7;
 
-/// Mobility: (middlegame, endgame) per reachable square, around a typical count.
-const MOB_MG: [i32; TYPES] = [0, 4, 5, 2, 1, 0];
-const MOB_EG: [i32; TYPES] = [0, 4, 5, 4, 2, 0];
-const MOB_MID: [i32; TYPES] = [0, 4, 6, 7, 13, 0];
 /// King attack weight per attacked king-zone square.
 const ATTACK_WEIGHT: [i32; TYPES] = [0, 2, 2, 3, 5, 0];
-
-const PASSED_MG: [i32; 8] = [0, 5, 8, 14, 28, 50, 80, 0];
-const PASSED_EG: [i32; 8] = [0, 10, 15, 25, 45, 80, 125, 0];
-const DOUBLED: (i32, i32) = (10, 20);
-const ISOLATED: (i32, i32) = (12, 14);
-const BISHOP_PAIR: (i32, i32) = (30, 50);
-const ROOK_OPEN: (i32, i32) = (22, 8);
-const ROOK_SEMI_OPEN: (i32, i32) = (10, 5);
-const SHIELD_MISSING: i32 = 12;
-const TEMPO: i32 = 12;
-/// Threats, (middlegame, endgame) per piece: a piece but a pawn attacked by a pawn, a rook or
-/// queen attacked by a minor piece, a queen attacked by a rook, and a piece but the king
-/// attacked and not defended (hanging).
-const THREAT_BY_PAWN: (i32, i32) = (55, 35);
-const THREAT_BY_MINOR: (i32, i32) = (40, 30);
-const THREAT_BY_ROOK: (i32, i32) = (40, 20);
-const HANGING: (i32, i32) = (25, 15);
-/// A knight or bishop on an outpost: on the 4th to 6th rank (counted from its side), defended
-/// by a pawn, and no enemy pawn on a neighbouring file can ever attack it.
-const OUTPOST: [(i32, i32); TYPES] = [(0, 0), (30, 15), (15, 5), (0, 0), (0, 0), (0, 0)];
-/// King danger, middlegame centipawns per kind of piece that can give a safe check (from a
-/// square the king's side does not attack and the checker's side does not occupy): knight,
-/// bishop, rook, queen.
-const SAFE_CHECK: [i32; TYPES] = [0, 45, 30, 50, 40, 0];
+/// The side to move's bonus.
+pub const TEMPO: i32 = 12;
 
 struct EvalTables {
-    mg: [[i32; 64]; TYPES],
-    eg: [[i32; 64]; TYPES],
     /// [color][square]: squares in front on the same and adjacent files (passed-pawn span).
     passed_span: [[u64; 64]; 2],
     /// [color][square]: squares in front on the same file.
@@ -72,58 +48,14 @@ fn eval_tables() -> &'static EvalTables {
 
 fn build_tables() -> EvalTables {
     let mut t = EvalTables {
-        mg: [[0; 64]; TYPES],
-        eg: [[0; 64]; TYPES],
         passed_span: [[0; 64]; 2],
         front: [[0; 64]; 2],
         adjacent_files: [0; 8],
         king_zone: [0; 64],
     };
-    const KING_MG_BACK: [i32; 8] = [15, 25, 10, -5, -5, 10, 25, 15];
-    const KING_MG_SECOND: [i32; 8] = [5, 5, -10, -20, -20, -10, 5, 5];
     for sq in 0..64usize {
         let f = (sq % 8) as i32;
         let r = (sq / 8) as i32;
-        let fc = f.min(7 - f); // 0 on the edge, 3 in the centre
-        let rc = r.min(7 - r);
-        let cent = fc + rc;
-        // Pawns: advance, central pawns more; flank pawns at home shelter the king.
-        if (1..7).contains(&r) {
-            let mut mg = (r - 1) * 4;
-            if fc >= 2 {
-                mg += (r - 1).min(3) * 5;
-            }
-            if r == 1 && fc == 3 {
-                mg -= 10;
-            }
-            if r == 1 && fc <= 1 {
-                mg += 5;
-            }
-            t.mg[PAWN as usize][sq] = mg;
-            t.eg[PAWN as usize][sq] = (r - 1) * 8;
-        }
-        let outpost = if (3..=5).contains(&r) && fc >= 1 {
-            6
-        } else {
-            0
-        };
-        t.mg[KNIGHT as usize][sq] = 7 * cent - 22 + outpost;
-        t.eg[KNIGHT as usize][sq] = 6 * cent - 18;
-        let diagonal = if f == r || f + r == 7 { 6 } else { 0 };
-        t.mg[BISHOP as usize][sq] = 4 * cent - 10 + diagonal;
-        t.eg[BISHOP as usize][sq] = 4 * cent - 12;
-        let seventh = if r == 6 { 1 } else { 0 };
-        t.mg[ROOK as usize][sq] = 15 * seventh + [0, 0, 3, 6][fc as usize];
-        t.eg[ROOK as usize][sq] = 12 * seventh;
-        t.mg[QUEEN as usize][sq] = 2 * cent - 6;
-        t.eg[QUEEN as usize][sq] = 5 * cent - 15;
-        t.mg[KING as usize][sq] = match r {
-            0 => KING_MG_BACK[f as usize],
-            1 => KING_MG_SECOND[f as usize],
-            _ => -25 - 15 * (r - 2),
-        };
-        t.eg[KING as usize][sq] = 9 * cent - 30;
-
         for c in Color::BOTH {
             let mut front = 0u64;
             let mut rr = r + c.forward();
@@ -168,26 +100,105 @@ fn distance(a: usize, b: usize) -> i32 {
 }
 
 /// Middlegame and endgame halves of White's (or one side's) score.
-#[derive(Default, Clone, Copy)]
-struct Pair {
-    mg: i32,
-    eg: i32,
+#[derive(Default, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Pair {
+    pub mg: i32,
+    pub eg: i32,
 }
 
-impl Pair {
+/// Where the terms of the evaluation go: `add(us, i, n)` is `n` times parameter `i` for
+/// side `us` (0 White, 1 Black); `add_raw` a term that is not a parameter (king danger).
+/// `piece` and `mobility` are the material and piece-square value of a piece of type `t` on
+/// `rsq` (seen from its side) and its mobility, from the expanded tables.
+trait Acc {
+    fn add(&mut self, us: usize, i: usize, n: i32);
+    fn add_raw(&mut self, us: usize, mg: i32, eg: i32);
+    fn piece(&mut self, us: usize, t: usize, rsq: usize);
+    fn mobility(&mut self, us: usize, t: usize, count: usize);
+}
+
+/// The evaluation's values: each side's sum.
+struct Sum<'a> {
+    p: &'a ChessParams,
+    side: [Pair; 2],
+}
+
+impl Acc for Sum<'_> {
     #[inline(always)]
-    fn add(&mut self, mg: i32, eg: i32) {
-        self.mg += mg;
-        self.eg += eg;
+    fn add(&mut self, us: usize, i: usize, n: i32) {
+        let (mg, eg) = self.p.v[i];
+        self.side[us].mg += mg * n;
+        self.side[us].eg += eg * n;
+    }
+    #[inline(always)]
+    fn piece(&mut self, us: usize, t: usize, rsq: usize) {
+        let (mg, eg) = self.p.piece[t][rsq & 63];
+        self.side[us].mg += mg;
+        self.side[us].eg += eg;
+    }
+    #[inline(always)]
+    fn mobility(&mut self, us: usize, t: usize, count: usize) {
+        let (mg, eg) = self.p.mobility[t][count & 31];
+        self.side[us].mg += mg;
+        self.side[us].eg += eg;
+    }
+    #[inline(always)]
+    fn add_raw(&mut self, us: usize, mg: i32, eg: i32) {
+        self.side[us].mg += mg;
+        self.side[us].eg += eg;
     }
 }
 
-/// The evaluation from White's view.
-fn evaluate_white(pos: &Chess) -> i32 {
+/// A position's evaluation as counts of the parameters, White's minus Black's: the
+/// evaluation from White's view is `(Σ coef[i]·(mg[i]·phase + eg[i]·(24 − phase)) +
+/// raw.mg·phase + raw.eg·(24 − phase)) / 24`, plus [`TEMPO`] for the side to move
+/// (see [`trace`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Trace {
+    pub coef: Vec<i32>,
+    /// The terms that are not parameters (king danger), White's minus Black's.
+    pub raw: Pair,
+    /// The game phase, 0 (bare kings and pawns) to [`MAX_PHASE`].
+    pub phase: i32,
+}
+
+impl Acc for Trace {
+    #[inline(always)]
+    fn add(&mut self, us: usize, i: usize, n: i32) {
+        self.coef[i] += if us == 0 { n } else { -n };
+    }
+    #[inline(always)]
+    fn piece(&mut self, us: usize, t: usize, rsq: usize) {
+        self.add(us, p::MATERIAL + t, 1);
+        self.add(us, p::PST + t * HALF + half(rsq), 1);
+    }
+    #[inline(always)]
+    fn mobility(&mut self, us: usize, t: usize, count: usize) {
+        self.add(us, p::MOBILITY + p::MOB_START[t] + count, 1);
+    }
+    #[inline(always)]
+    fn add_raw(&mut self, us: usize, mg: i32, eg: i32) {
+        let s = if us == 0 { 1 } else { -1 };
+        self.raw.mg += s * mg;
+        self.raw.eg += s * eg;
+    }
+}
+
+/// What the tapered terms leave for the rest of the evaluation.
+struct Totals {
+    phase: i32,
+    /// Each side's material by [`SEE_VALUE`], the king excluded.
+    material: [i32; 2],
+    pawns: [u64; 2],
+    ksq: [usize; 2],
+}
+
+/// The tapered terms of the evaluation, into `acc`.
+#[inline(always)]
+fn terms<A: Acc>(pos: &Chess, acc: &mut A) -> Totals {
     let t = tables();
     let et = eval_tables();
     let occ = pos.occupied();
-    let mut side = [Pair::default(); 2];
     let mut phase = 0;
     let mut material = [0i32; 2];
     let pawns = [
@@ -215,20 +226,19 @@ fn evaluate_white(pos: &Chess) -> i32 {
     for c in Color::BOTH {
         let us = c.index();
         let them = (!c).index();
-        let s = &mut side[us];
         let area = !pos.color_set(c) & !patt[them];
         let zone = et.king_zone[ksq[them]];
         for pt in 0..TYPES as u8 {
-            let p = pt as usize;
+            let pi = pt as usize;
             let mut set = pos.pieces(c, pt);
             while set != 0 {
                 let sq = set.trailing_zeros() as usize;
                 set &= set - 1;
                 let rsq = relative(c, sq);
-                s.add(MG_VALUE[p] + et.mg[p][rsq], EG_VALUE[p] + et.eg[p][rsq]);
-                phase += PHASE[p];
+                acc.piece(us, pi, rsq);
+                phase += PHASE[pi];
                 if pt != KING {
-                    material[us] += SEE_VALUE[p];
+                    material[us] += SEE_VALUE[pi];
                 }
                 let attacks = match pt {
                     KNIGHT => t.knight[sq],
@@ -241,40 +251,40 @@ fn evaluate_white(pos: &Chess) -> i32 {
                     _ => continue,
                 };
                 all_att[us] |= attacks;
-                type_att[us][p] |= attacks;
+                type_att[us][pi] |= attacks;
                 if (pt == KNIGHT || pt == BISHOP)
                     && (3..=5).contains(&(rsq / 8))
                     && patt[us] & (1u64 << sq) != 0
                     && et.passed_span[us][sq] & !et.front[us][sq] & pawns[them] == 0
                 {
-                    s.add(OUTPOST[p].0, OUTPOST[p].1);
+                    acc.add(us, p::OUTPOST + pi, 1);
                 }
                 match pt {
                     KNIGHT | BISHOP => minor_att[us] |= attacks,
                     ROOK => rook_att[us] |= attacks,
                     _ => {}
                 }
-                let mob = (attacks & area).count_ones() as i32 - MOB_MID[p];
-                s.add(MOB_MG[p] * mob, MOB_EG[p] * mob);
+                let mob = (attacks & area).count_ones() as usize;
+                acc.mobility(us, pi, mob);
                 let hits = (attacks & zone).count_ones() as i32;
                 if hits > 0 {
                     attackers[us] += 1;
-                    attack_weight[us] += ATTACK_WEIGHT[p] * hits;
+                    attack_weight[us] += ATTACK_WEIGHT[pi] * hits;
                 }
                 if pt == ROOK {
                     let file = FILE_A << (sq % 8);
                     if file & pawns[us] == 0 {
                         if file & pawns[them] == 0 {
-                            s.add(ROOK_OPEN.0, ROOK_OPEN.1);
+                            acc.add(us, p::ROOK_OPEN, 1);
                         } else {
-                            s.add(ROOK_SEMI_OPEN.0, ROOK_SEMI_OPEN.1);
+                            acc.add(us, p::ROOK_SEMI_OPEN, 1);
                         }
                     }
                 }
             }
         }
         if pos.pieces(c, BISHOP).count_ones() >= 2 {
-            s.add(BISHOP_PAIR.0, BISHOP_PAIR.1);
+            acc.add(us, p::BISHOP_PAIR, 1);
         }
 
         // Pawn structure.
@@ -284,24 +294,21 @@ fn evaluate_white(pos: &Chess) -> i32 {
             set &= set - 1;
             let f = sq % 8;
             if et.front[us][sq] & pawns[us] != 0 {
-                s.add(-DOUBLED.0, -DOUBLED.1);
+                acc.add(us, p::DOUBLED, -1);
             }
             if et.adjacent_files[f] & pawns[us] == 0 {
-                s.add(-ISOLATED.0, -ISOLATED.1);
+                acc.add(us, p::ISOLATED, -1);
             }
             if et.passed_span[us][sq] & pawns[them] == 0 && et.front[us][sq] & pawns[us] == 0 {
                 let rr = relative(c, sq) / 8;
-                let mut eg = PASSED_EG[rr];
                 let stop = (sq as i32 + 8 * c.forward()) as usize;
-                if rr >= 3 {
-                    // King proximity to the square in front matters in endgames.
-                    let w = (rr as i32 - 2) * 5;
-                    eg += w * distance(ksq[them], stop) - w / 2 * distance(ksq[us], stop);
-                    if occ & (1u64 << stop) == 0 {
-                        eg += PASSED_EG[rr] / 4;
-                    }
+                acc.add(us, p::PASSED + rr, 1);
+                // King proximity to the square in front matters in endgames.
+                acc.add(us, p::PASSED_KING_THEIRS + rr, distance(ksq[them], stop));
+                acc.add(us, p::PASSED_KING_OURS + rr, -distance(ksq[us], stop));
+                if occ & (1u64 << stop) == 0 {
+                    acc.add(us, p::PASSED_FREE + rr, 1);
                 }
-                s.add(PASSED_MG[rr], eg);
             }
         }
 
@@ -324,9 +331,9 @@ fn evaluate_white(pos: &Chess) -> i32 {
                     distance(p, k) <= 2
                 };
                 if !ok {
-                    s.mg -= SHIELD_MISSING;
+                    acc.add(us, p::SHIELD_MISSING, -1);
                     if file & pawns[us] == 0 {
-                        s.mg -= SHIELD_MISSING;
+                        acc.add(us, p::SHIELD_OPEN, -1);
                     }
                 }
             }
@@ -341,14 +348,14 @@ fn evaluate_white(pos: &Chess) -> i32 {
         let pieces = theirs & !pawns[them];
         let heavy = pos.pieces(!c, ROOK) | pos.pieces(!c, QUEEN);
         let count = |b: u64| b.count_ones() as i32;
-        let n = count(patt[us] & pieces);
-        side[us].add(THREAT_BY_PAWN.0 * n, THREAT_BY_PAWN.1 * n);
-        let n = count(minor_att[us] & heavy);
-        side[us].add(THREAT_BY_MINOR.0 * n, THREAT_BY_MINOR.1 * n);
-        let n = count(rook_att[us] & pos.pieces(!c, QUEEN));
-        side[us].add(THREAT_BY_ROOK.0 * n, THREAT_BY_ROOK.1 * n);
-        let n = count(all_att[us] & theirs & !all_att[them]);
-        side[us].add(HANGING.0 * n, HANGING.1 * n);
+        acc.add(us, p::THREAT_BY_PAWN, count(patt[us] & pieces));
+        acc.add(us, p::THREAT_BY_MINOR, count(minor_att[us] & heavy));
+        acc.add(
+            us,
+            p::THREAT_BY_ROOK,
+            count(rook_att[us] & pos.pieces(!c, QUEEN)),
+        );
+        acc.add(us, p::HANGING, count(all_att[us] & theirs & !all_att[them]));
 
         // Safe checks on their king.
         let k = Square(ksq[them] as u8);
@@ -363,7 +370,7 @@ fn evaluate_white(pos: &Chess) -> i32 {
         ];
         for (pt, from) in checks {
             if type_att[us][pt as usize] & from & safe != 0 {
-                side[us].mg += SAFE_CHECK[pt as usize];
+                acc.add(us, p::SAFE_CHECK + pt as usize, 1);
             }
         }
     }
@@ -377,46 +384,90 @@ fn evaluate_white(pos: &Chess) -> i32 {
             if pos.pieces(c, QUEEN) == 0 {
                 danger /= 3;
             }
-            side[us].mg += danger;
+            acc.add_raw(us, danger, 0);
         }
     }
 
-    let phase = phase.min(MAX_PHASE);
-    let mg = side[0].mg - side[1].mg;
-    let eg = side[0].eg - side[1].eg;
-    let mut score = (mg * phase + eg * (MAX_PHASE - phase)) / MAX_PHASE;
+    Totals {
+        phase: phase.min(MAX_PHASE),
+        material,
+        pawns,
+        ksq,
+    }
+}
 
-    // Mop-up: drive a lone king to the edge and bring the kings together. A marked piece that
-    // cannot capture (Infinite Recursion's mega-knight in every state but Armed) does not
-    // defend its king: the king counts as lone beside it.
-    for c in Color::BOTH {
-        let us = c.index();
-        let them = (!c).index();
-        let harmless = match pos.mark(!c) {
+/// The side whose king is alone (beside at most a marked piece that cannot capture) against
+/// at least a rook's worth of material: the mop-up's loser.
+fn lone_king(pos: &Chess, tot: &Totals) -> Option<Color> {
+    // A marked piece that cannot capture (Infinite Recursion's mega-knight in every state but
+    // Armed) does not defend its king: the king counts as lone beside it.
+    Color::BOTH.into_iter().find(|&loser| {
+        let harmless = match pos.mark(loser) {
             Some(m) if m.powers.has(Powers::NO_CAPTURE) || m.powers.has(Powers::NO_MOVE) => 1,
             _ => 0,
         };
-        if pos.color_set(!c).count_ones() == 1 + harmless
-            && material[us] >= SEE_VALUE[ROOK as usize]
-        {
-            let lk = ksq[them];
-            let (f, r) = ((lk % 8) as i32, (lk / 8) as i32);
-            let edge = (3 - f.min(7 - f)) + (3 - r.min(7 - r));
-            let bonus = 20 * edge + 8 * (7 - distance(ksq[us], lk)) + 200;
-            score += if c == Color::White { bonus } else { -bonus };
-        }
+        pos.color_set(loser).count_ones() == 1 + harmless
+            && tot.material[(!loser).index()] >= SEE_VALUE[ROOK as usize]
+    })
+}
+
+/// Whether side `s` has no pawns and at most a bishop's worth of material more than the
+/// other: an edge that rarely wins.
+fn small_pawnless_edge(tot: &Totals, s: usize) -> bool {
+    tot.pawns[s] == 0 && tot.material[s] - tot.material[1 - s] <= SEE_VALUE[BISHOP as usize]
+}
+
+/// The evaluation from White's view.
+fn evaluate_white(pos: &Chess, params: &ChessParams) -> i32 {
+    let mut sum = Sum {
+        p: params,
+        side: [Pair::default(); 2],
+    };
+    let tot = terms(pos, &mut sum);
+    let mg = sum.side[0].mg - sum.side[1].mg;
+    let eg = sum.side[0].eg - sum.side[1].eg;
+    let phase = tot.phase;
+    let mut score = (mg * phase + eg * (MAX_PHASE - phase)) / MAX_PHASE;
+
+    // Mop-up: drive a lone king to the edge and bring the kings together.
+    if let Some(loser) = lone_king(pos, &tot) {
+        let lk = tot.ksq[loser.index()];
+        let (f, r) = ((lk % 8) as i32, (lk / 8) as i32);
+        let edge = (3 - f.min(7 - f)) + (3 - r.min(7 - r));
+        let bonus = 20 * edge + 8 * (7 - distance(tot.ksq[(!loser).index()], lk)) + 200;
+        score += if loser == Color::Black { bonus } else { -bonus };
     }
 
     // Without pawns, a small material edge rarely wins.
     let strong = if score > 0 { 0 } else { 1 };
-    if pawns[strong] == 0 && material[strong] - material[1 - strong] <= SEE_VALUE[BISHOP as usize] {
-        score /= if material[strong] <= SEE_VALUE[BISHOP as usize] {
+    if small_pawnless_edge(&tot, strong) {
+        score /= if tot.material[strong] <= SEE_VALUE[BISHOP as usize] {
             16
         } else {
             4
         };
     }
     score
+}
+
+/// The evaluation of `pos` as counts of the parameters ([`Trace`]), for tuning; `None` where
+/// a term outside the parameters decides it (a lone king's mop-up, the pawnless scaling of
+/// either side).
+pub fn trace(pos: &Chess) -> Option<Trace> {
+    let mut tr = Trace {
+        coef: vec![0; COUNT],
+        raw: Pair::default(),
+        phase: 0,
+    };
+    let tot = terms(pos, &mut tr);
+    if lone_king(pos, &tot).is_some()
+        || small_pawnless_edge(&tot, 0)
+        || small_pawnless_edge(&tot, 1)
+    {
+        return None;
+    }
+    tr.phase = tot.phase;
+    Some(tr)
 }
 
 /// Static exchange evaluation on chess: whether `m` gains at least `threshold`.
@@ -551,15 +602,22 @@ impl Features for Chess {
     }
 }
 
-impl Evaluate for Chess {
-    fn evaluate_with(&self, _params: &EvalParams) -> i32 {
-        let white = evaluate_white(self);
+impl Chess {
+    /// The evaluation (the side to move's view) with the chess parameters `params`.
+    pub fn evaluate_with_chess(&self, params: &ChessParams) -> i32 {
+        let white = evaluate_white(self, params);
         let s = if self.side_to_move() == Color::White {
             white
         } else {
             -white
         };
         s + TEMPO
+    }
+}
+
+impl Evaluate for Chess {
+    fn evaluate_with(&self, params: &EvalParams) -> i32 {
+        self.evaluate_with_chess(&params.chess)
     }
 
     fn see_ge(&self, m: Move, threshold: i32) -> bool {
@@ -576,6 +634,7 @@ impl Evaluate for Chess {
 #[cfg(test)]
 mod tests {
     use super::*;
+
     use crate::core::fen::mirror_placement;
     use crate::core::{Dialect, Variant};
 
@@ -588,15 +647,55 @@ mod tests {
     #[test]
     fn value_slots_are_the_piece_list() {
         use crate::variants::chess::PIECES;
-        let slots = [
-            MG_VALUE, EG_VALUE, SEE_VALUE, PHASE, MOB_MG, MOB_EG, MOB_MID,
-        ];
-        for s in slots.iter().chain([&ATTACK_WEIGHT]) {
+        for s in [SEE_VALUE, PHASE, ATTACK_WEIGHT] {
             assert_eq!(s.len(), PIECES.len());
         }
+        assert_eq!(p::MOB_LEN.len(), PIECES.len());
         assert_eq!(FEATURES.names.len(), FEATURE_TYPES.len());
         for (name, &t) in FEATURES.names.iter().zip(&FEATURE_TYPES) {
             assert_eq!(*name, PIECES[t as usize].name.to_lowercase());
+        }
+    }
+
+    /// The evaluation is linear in the parameters: the counts a [`Trace`] records give, with
+    /// the default values, exactly the tapered score `evaluate_white` computes, in the
+    /// positions of a few games' worth of moves (every position one move from each FEN);
+    /// and a lone king's mop-up or a pawnless scaling gives no trace.
+    #[test]
+    fn trace_reproduces_the_evaluation() {
+        let params = ChessParams::DEFAULT;
+        let mut checked = 0;
+        for fen in [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP1B1PPP/R2QKB1R b KQ - 0 1",
+            "6k1/5ppp/8/2N5/3P4/4B3/5PPP/6K1 w - - 0 1",
+        ] {
+            let mut pos = Chess::from_fen(fen).unwrap();
+            let mut moves = MoveList::new();
+            pos.legal_moves(&mut moves);
+            for &m in moves.iter() {
+                pos.make_move(m);
+                let tr = trace(&pos).expect("pawns on both sides, no lone king");
+                let (mut mg, mut eg) = (tr.raw.mg, tr.raw.eg);
+                for (i, &c) in tr.coef.iter().enumerate() {
+                    mg += c * params.v[i].0;
+                    eg += c * params.v[i].1;
+                }
+                let tapered = (mg * tr.phase + eg * (MAX_PHASE - tr.phase)) / MAX_PHASE;
+                assert_eq!(evaluate_white(&pos, &params), tapered, "{fen} {m:?}");
+                pos.unmake_move();
+                checked += 1;
+            }
+        }
+        // Legal moves of the five positions (python-chess agrees).
+        assert_eq!(checked, 20 + 48 + 14 + 34 + 22);
+        for lone in [
+            "4k3/8/8/8/8/8/8/R3K3 w - - 0 1",
+            "4k3/8/8/8/8/8/8/2B1K3 w - - 0 1",
+        ] {
+            assert_eq!(trace(&Chess::from_fen(lone).unwrap()), None, "{lone}");
         }
     }
 

@@ -645,7 +645,10 @@ mod tests {
                     .iter()
                     .map(|&(c, f, n)| side(c) * n * f.weight(p))
                     .sum();
-                let eval = pos.evaluate_with(&EvalParams { micro: *p });
+                let eval = pos.evaluate_with(&EvalParams {
+                    micro: *p,
+                    ..EvalParams::DEFAULT
+                });
                 assert_eq!(eval, stm * dot, "{} with {p:?}", pos.fen());
             }
             let x = pos.features();

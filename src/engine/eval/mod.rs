@@ -2,6 +2,7 @@
 //! accessors.
 
 pub mod chess;
+pub mod chess_params;
 pub mod immune;
 pub mod micro;
 pub mod recursion;
@@ -9,18 +10,27 @@ pub mod recursion;
 use crate::core::{Move, Variant};
 
 /// The evaluations' tunable parameters, a value the engine holds ([`crate::engine::Engine`]'s
-/// `eval`) and every search passes to the evaluator. Only Microorganism Chess's are tunable
-/// without rebuilding today; the default is the tuned tables of each evaluator.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// `eval`) and every search passes to the evaluator: chess's (Infinite Recursion's boards
+/// read them too) and Microorganism Chess's; the default is the tuned tables of each
+/// evaluator.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct EvalParams {
+    pub chess: chess_params::ChessParams,
     pub micro: micro::MicroParams,
 }
 
 impl EvalParams {
     /// Every evaluator's own tables.
     pub const DEFAULT: EvalParams = EvalParams {
+        chess: chess_params::ChessParams::DEFAULT,
         micro: micro::MicroParams::DEFAULT,
     };
+}
+
+impl Default for EvalParams {
+    fn default() -> EvalParams {
+        EvalParams::DEFAULT
+    }
 }
 
 /// A variant the engine can evaluate. Scores are centipawns from the side to move's view.

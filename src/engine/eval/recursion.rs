@@ -7,6 +7,7 @@ use crate::variants::chess::TYPES;
 use crate::variants::recursion::{board_move, mega_owner, MegaState, Recursion, SubResult};
 
 use super::chess::{best_capture_gain, material_features};
+use super::chess_params::ChessParams;
 use super::{EvalParams, Evaluate, FeatureList, Features};
 
 /// Centipawns per board won outright: one board is worth this much (a won board plus a drawn
@@ -27,21 +28,21 @@ pub const PROGRESS_CAP: f64 = 3000.0;
 pub const FINISH: f64 = 100.0;
 
 /// Board `b`'s expected result from White's view, in -1 (Black wins) ..= 1 (White wins).
-pub fn board_expectation(pos: &Recursion, b: usize) -> f64 {
-    expectation(pos, b, true)
+pub fn board_expectation(pos: &Recursion, b: usize, params: &ChessParams) -> f64 {
+    expectation(pos, b, true, params)
 }
 
 /// Board `b`'s worth in centipawns from White's view: [`BOARD`] times its expectation, plus
 /// the progress of an unfinished board ([`PROGRESS`]); a won board is worth more than any
 /// unfinished one ([`FINISH`]).
-pub fn board_value(pos: &Recursion, b: usize) -> f64 {
+pub fn board_value(pos: &Recursion, b: usize, params: &ChessParams) -> f64 {
     let full = BOARD + PROGRESS + FINISH;
     match pos.result(b) {
         Some(SubResult::Win(Color::White)) => full,
         Some(SubResult::Win(Color::Black)) => -full,
         Some(SubResult::Draw) => 0.0,
         None => {
-            let cp = board_cp(pos, b, true);
+            let cp = board_cp(pos, b, true, params);
             BOARD * (cp / SCALE).tanh() + PROGRESS * (cp / PROGRESS_CAP).clamp(-1.0, 1.0)
         }
     }
@@ -50,20 +51,20 @@ pub fn board_value(pos: &Recursion, b: usize) -> f64 {
 /// [`board_expectation`]; with `deep` false (the other board's trend seen from a mega-knight)
 /// only the board's own evaluation, without the pending capture and its own mega-knight term
 /// (no recursion loop).
-fn expectation(pos: &Recursion, b: usize, deep: bool) -> f64 {
+fn expectation(pos: &Recursion, b: usize, deep: bool, params: &ChessParams) -> f64 {
     match pos.result(b) {
         Some(SubResult::Win(Color::White)) => 1.0,
         Some(SubResult::Win(Color::Black)) => -1.0,
         Some(SubResult::Draw) => 0.0,
-        None => (board_cp(pos, b, deep) / SCALE).tanh(),
+        None => (board_cp(pos, b, deep, params) / SCALE).tanh(),
     }
 }
 
 /// The chess score (centipawns, White's view) of unfinished board `b`, with (`deep`) the
 /// pending capture and the mega-knight term of [`expectation`].
-fn board_cp(pos: &Recursion, b: usize, deep: bool) -> f64 {
+fn board_cp(pos: &Recursion, b: usize, deep: bool, params: &ChessParams) -> f64 {
     let board = pos.board(b);
-    let mut cp = board.evaluate() as f64;
+    let mut cp = board.evaluate_with_chess(params) as f64;
     if board.side_to_move() == Color::Black {
         cp = -cp;
     }
@@ -85,7 +86,7 @@ fn board_cp(pos: &Recursion, b: usize, deep: bool) -> f64 {
     // what that game promises its owner (Armed if won, almost nothing if lost).
     let owner = mega_owner(b);
     if pos.mega_square(b).is_some() {
-        let other = expectation(pos, 1 - b, false);
+        let other = expectation(pos, 1 - b, false, params);
         let own_view = if owner == Color::White { other } else { -other };
         let state_bonus = match pos.mega_state(b) {
             MegaState::Neutral => 120.0 * own_view,
@@ -103,8 +104,9 @@ fn board_cp(pos: &Recursion, b: usize, deep: bool) -> f64 {
 }
 
 impl Evaluate for Recursion {
-    fn evaluate_with(&self, _params: &EvalParams) -> i32 {
-        let white = (board_value(self, 0) + board_value(self, 1)).round() as i32;
+    fn evaluate_with(&self, params: &EvalParams) -> i32 {
+        let c = &params.chess;
+        let white = (board_value(self, 0, c) + board_value(self, 1, c)).round() as i32;
         if self.side_to_move() == Color::White {
             white
         } else {
@@ -163,7 +165,8 @@ mod tests {
         assert_eq!(pos.board(1).side_to_move(), Color::Black);
         assert_eq!(best_capture_gain(pos.board(1)), 100);
         // Black's pawn on board B counts for Black before the search sees it.
-        assert!(board_expectation(&pos, 1) < expectation(&pos, 1, false));
+        let d = &ChessParams::DEFAULT;
+        assert!(board_expectation(&pos, 1, d) < expectation(&pos, 1, false, d));
     }
 
     #[test]
@@ -180,7 +183,7 @@ mod tests {
         let e = pos.evaluate();
         assert!(e > 600, "{e}");
         // The same seen from Black to move (after a pass-free step) is as bad for Black.
-        assert!(board_expectation(&pos, 0) == 1.0);
+        assert!(board_expectation(&pos, 0, &ChessParams::DEFAULT) == 1.0);
     }
 
     /// Board A won by White (1-0: Black's king on d8 mated by rooks on a8 and a7); board B:
