@@ -5,6 +5,7 @@ pub mod chess;
 pub mod immune;
 pub mod micro;
 pub mod recursion;
+pub mod see;
 
 use crate::core::{Move, Variant};
 
