@@ -14,9 +14,40 @@
 
 use crate::core::{BitSet, Color, Move, MoveKind, Powers, Square};
 use crate::engine::eval::immune::VALUE;
-use crate::variants::immune::{ImmuneBoard, MONOCYTE};
+use crate::variants::immune::{ImmuneBoard, CELLS, MONOCYTE, TYPES};
 
 use super::{exchange_ge, Take};
+
+/// The order in which an exchange looks for takers: the shooters (IM-5: a shot risks
+/// nothing), then the other types from the cheapest.
+const TAKE_ORDER: [u8; TYPES] = {
+    const fn key(t: usize) -> i32 {
+        if CELLS[t].def.powers.has(Powers::SHOOT) {
+            -1
+        } else {
+            VALUE[t]
+        }
+    }
+    let mut order = [0u8; TYPES];
+    let mut t = 0;
+    while t < TYPES {
+        order[t] = t as u8;
+        t += 1;
+    }
+    // Insertion sort by key (const).
+    let mut i = 1;
+    while i < TYPES {
+        let mut j = i;
+        while j > 0 && key(order[j - 1] as usize) > key(order[j] as usize) {
+            let x = order[j];
+            order[j] = order[j - 1];
+            order[j - 1] = x;
+            j -= 1;
+        }
+        i += 1;
+    }
+    order
+};
 
 /// What a piece of type `pt` on `from` is worth after it takes on `to`: `Err` with its value
 /// when it leaves the board with the capture (IM-4: a Dendritic cell's tenth), else `Ok`
@@ -68,23 +99,18 @@ pub fn see_ge<B: BitSet>(p: &ImmuneBoard<B>, m: Move, threshold: i32) -> bool {
     occ.insert(to);
     let mut side = !us;
     let next = || {
-        let mut takers = p.takers(to, side, occ);
-        takers.remove(to);
-        let cells = &p.rules().cells;
-        // A shot takes for nothing (IM-5).
-        if takers.squares().any(|a| {
-            p.piece_at(a)
-                .is_some_and(|(_, t)| cells[t as usize].def.powers.has(Powers::SHOOT))
-        }) {
+        // A shot takes for nothing (IM-5), so shooters first; then the cheapest taker.
+        let (a, t) = TAKE_ORDER.iter().find_map(|&t| {
+            let mut takers = p.takers(to, side, t, occ);
+            takers.remove(to);
+            takers.any().then(|| (takers.lsb(), t))
+        })?;
+        if p.rules().cells[t as usize].def.powers.has(Powers::SHOOT) {
             return Some(Take {
                 extra: 0,
                 stands: None,
             });
         }
-        let (a, t) = takers
-            .squares()
-            .filter_map(|a| p.piece_at(a).map(|(_, t)| (a, t)))
-            .min_by_key(|&(_, t)| VALUE[t as usize])?;
         occ.remove(a);
         let take = match after_capture(p, t, side, a, to) {
             Err(v) => Take {
