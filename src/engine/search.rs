@@ -636,10 +636,10 @@ impl<'a, V: Evaluate> Worker<'a, V> {
         self.pv_len[ply] = len.max(ply + 1);
     }
 
-    /// Quiescence: tactical moves only (all moves when in check).
     /// Quiescence: tactical moves only (all evasions in check), `qdepth` plies below the
-    /// horizon. Deep exchanges on big boards (16×16, many capturers, no exchange evaluator)
-    /// can run for dozens of plies: past [`QS_MAX`] the static evaluation stands, past
+    /// horizon; out of check those that lose by static exchange ([`Evaluate::see_ge`]) are
+    /// skipped. Deep exchanges on big boards (16×16, many capturers) can run for dozens of
+    /// plies: past [`QS_MAX`] the static evaluation stands, past
     /// [`QS_MAX_IN_CHECK`] even in check.
     fn qsearch(&mut self, mut alpha: i32, beta: i32, ply: usize, qdepth: usize) -> i32 {
         self.pv_len[ply] = ply;

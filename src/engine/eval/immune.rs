@@ -116,6 +116,15 @@ impl Evaluate for Immune {
         }
     }
 
+    /// The exchange of [`super::see::immune`]: shots (IM-5), captures, promotions and the
+    /// Dendritic cell's last capture (IM-4).
+    fn see_ge(&self, m: Move, threshold: i32) -> bool {
+        match self {
+            Immune::Small(b) => super::see::immune::see_ge(b, m, threshold),
+            Immune::Large(b) => super::see::immune::see_ge(b, m, threshold),
+        }
+    }
+
     const MOVERS: usize = TYPES;
 
     fn mover(&self, m: Move) -> u8 {

@@ -97,11 +97,17 @@ impl MicroParams {
         self.terms[t]
     }
 
+    /// An expanded piece's bonus (MC-8), the `expand` term.
+    pub(crate) fn expand_bonus(&self) -> i32 {
+        self.term(EXPAND)
+    }
+
     fn value(&self, kind: u8) -> i32 {
         self.values[kind as usize]
     }
 
-    fn piece_value(&self, kind: u8, absorbed: u16) -> i32 {
+    /// A piece's value: its type's, with a Bacterium's gifts (MC-7).
+    pub(crate) fn piece_value(&self, kind: u8, absorbed: u16) -> i32 {
         let mut v = self.value(kind);
         if kind == BACTERIUM {
             for (t, &g) in self.gifts.iter().enumerate() {
@@ -157,6 +163,12 @@ impl Evaluate for Micro {
         } else {
             -white
         }
+    }
+
+    /// The exchange of [`super::see::micro`], with the tuned values (the move picker, which
+    /// asks too, holds no parameters).
+    fn see_ge(&self, m: Move, threshold: i32) -> bool {
+        super::see::micro::see_ge(self, &MicroParams::DEFAULT, m, threshold)
     }
 
     const MOVERS: usize = TYPES;

@@ -6,6 +6,7 @@ pub mod chess_params;
 pub mod immune;
 pub mod micro;
 pub mod recursion;
+pub mod see;
 
 use crate::core::{Move, Variant};
 
@@ -44,8 +45,11 @@ pub trait Evaluate: Variant {
     }
 
     /// Static exchange evaluation: whether `m` (usually a capture) wins at least `threshold`
-    /// centipawns after the best sequence of recaptures on its square. Variants without an
-    /// exchange evaluator answer `true` ("not known to lose"), which only costs some pruning.
+    /// centipawns after the best sequence of recaptures on its square. Chess and Infinite
+    /// Recursion answer from chess's swap list, Microorganism and Immune Chess from
+    /// [`see`]'s with their own kinds of taking (shots, infections, kills, double captures).
+    /// A variant without an exchange evaluator answers `true` ("not known to lose"), which
+    /// only costs some pruning.
     fn see_ge(&self, m: Move, threshold: i32) -> bool {
         let _ = (m, threshold);
         true

@@ -313,6 +313,50 @@ impl<B: BitSet> ImmuneBoard<B> {
         out
     }
 
+    /// The pieces of `color` and type `pt` that could take a piece standing on `sq`, by a
+    /// capture (IM-4) or a shot (IM-5), if `occ` were the occupied squares: for a static
+    /// exchange, which takes pieces off one by one and looks through them. Found from `sq`
+    /// with the other colour's vectors (the reverse of each line and leap), from the same
+    /// tables as the generator.
+    pub fn takers(&self, sq: Square, color: Color, pt: u8, occ: B) -> B {
+        let (r, pt) = (&*self.rules, pt as usize);
+        let (c, i) = (color.index(), sq.index());
+        let mine = self.by_type[pt] & self.by_color[c] & occ;
+        if mine.is_empty() {
+            return mine;
+        }
+        let back = 1 - c;
+        let mut from = B::EMPTY;
+        let shots = r.cells[pt].def.powers.has(Powers::SHOOT);
+        for t in [Some(&r.tables[pt]), shots.then(|| &r.shots[pt])]
+            .into_iter()
+            .flatten()
+        {
+            from |= t.leap_capture[back][i];
+            for &(dx, dy, range, mode) in &t.slides[back] {
+                if mode != Mode::MoveOnly && (from & mine) != mine {
+                    from |= slide_targets::<B>(r.geo, sq, dx, dy, range, occ);
+                }
+            }
+        }
+        from & mine
+    }
+
+    /// The type a piece of type `pt` and colour `color` is once it arrives on `to`: a
+    /// Monocyte in its promotion zone becomes a Macrophage (IM-4).
+    pub fn arrives_as(&self, pt: u8, color: Color, to: Square) -> u8 {
+        let cell = &self.rules.cells[pt as usize];
+        match cell.promotes_to {
+            Some(p)
+                if cell.def.powers.has(Powers::ZONE_PROMOTES)
+                    && self.rules.zone[color.index()].contains(to) =>
+            {
+                p
+            }
+            _ => pt,
+        }
+    }
+
     /// The shot lines of the shooter on `from` seen through enemy pieces (IM-5): every square
     /// up to, not including, the first own or uncapturable piece. The enemies on them are the
     /// ones it can shoot one after another without moving; empty for a non-shooter.

@@ -8,6 +8,7 @@
 //! the Amoeba's.
 
 mod gen;
+pub use gen::slide_dirs;
 mod pieces;
 #[cfg(test)]
 mod tests;
