@@ -120,324 +120,324 @@ impl ChessParams {
 /// `cellmate tune --eval --rust`).
 #[rustfmt::skip]
 const DEFAULT: [(i32, i32); COUNT] = [
-    (85, 105), // material pawn
-    (325, 300), // material knight
-    (335, 315), // material bishop
-    (470, 520), // material rook
-    (1000, 960), // material queen
+    (54, 92), // material pawn
+    (317, 306), // material knight
+    (345, 316), // material bishop
+    (474, 542), // material rook
+    (1008, 971), // material queen
     (0, 0), // material king
     (0, 0), // pst pawn a1
     (0, 0), // pst pawn b1
     (0, 0), // pst pawn c1
     (0, 0), // pst pawn d1
-    (5, 0), // pst pawn a2
-    (5, 0), // pst pawn b2
-    (0, 0), // pst pawn c2
-    (-10, 0), // pst pawn d2
-    (4, 8), // pst pawn a3
-    (4, 8), // pst pawn b3
-    (9, 8), // pst pawn c3
-    (9, 8), // pst pawn d3
-    (8, 16), // pst pawn a4
-    (8, 16), // pst pawn b4
-    (18, 16), // pst pawn c4
-    (18, 16), // pst pawn d4
-    (12, 24), // pst pawn a5
-    (12, 24), // pst pawn b5
-    (27, 24), // pst pawn c5
-    (27, 24), // pst pawn d5
-    (16, 32), // pst pawn a6
-    (16, 32), // pst pawn b6
-    (31, 32), // pst pawn c6
-    (31, 32), // pst pawn d6
-    (20, 40), // pst pawn a7
-    (20, 40), // pst pawn b7
-    (35, 40), // pst pawn c7
-    (35, 40), // pst pawn d7
+    (3, 6), // pst pawn a2
+    (6, 6), // pst pawn b2
+    (11, 8), // pst pawn c2
+    (-1, 8), // pst pawn d2
+    (10, 13), // pst pawn a3
+    (4, 10), // pst pawn b3
+    (15, 22), // pst pawn c3
+    (5, 7), // pst pawn d3
+    (5, 21), // pst pawn a4
+    (13, 15), // pst pawn b4
+    (22, 15), // pst pawn c4
+    (11, 11), // pst pawn d4
+    (3, 33), // pst pawn a5
+    (7, 15), // pst pawn b5
+    (21, 6), // pst pawn c5
+    (21, 10), // pst pawn d5
+    (7, 34), // pst pawn a6
+    (11, 32), // pst pawn b6
+    (25, 14), // pst pawn c6
+    (20, 24), // pst pawn d6
+    (24, 44), // pst pawn a7
+    (22, 44), // pst pawn b7
+    (30, 28), // pst pawn c7
+    (35, 42), // pst pawn d7
     (0, 0), // pst pawn a8
     (0, 0), // pst pawn b8
     (0, 0), // pst pawn c8
     (0, 0), // pst pawn d8
-    (-22, -18), // pst knight a1
-    (-15, -12), // pst knight b1
-    (-8, -6), // pst knight c1
-    (-1, 0), // pst knight d1
-    (-15, -12), // pst knight a2
-    (-8, -6), // pst knight b2
-    (-1, 0), // pst knight c2
-    (6, 6), // pst knight d2
-    (-8, -6), // pst knight a3
-    (-1, 0), // pst knight b3
-    (6, 6), // pst knight c3
-    (13, 12), // pst knight d3
-    (-1, 0), // pst knight a4
-    (12, 6), // pst knight b4
-    (19, 12), // pst knight c4
-    (26, 18), // pst knight d4
-    (-1, 0), // pst knight a5
-    (12, 6), // pst knight b5
-    (19, 12), // pst knight c5
-    (26, 18), // pst knight d5
-    (-8, -6), // pst knight a6
-    (5, 0), // pst knight b6
-    (12, 6), // pst knight c6
-    (19, 12), // pst knight d6
-    (-15, -12), // pst knight a7
-    (-8, -6), // pst knight b7
-    (-1, 0), // pst knight c7
-    (6, 6), // pst knight d7
-    (-22, -18), // pst knight a8
+    (-22, -20), // pst knight a1
+    (-25, -18), // pst knight b1
+    (-17, -12), // pst knight c1
+    (8, 0), // pst knight d1
+    (-23, -12), // pst knight a2
+    (-9, -1), // pst knight b2
+    (-8, 8), // pst knight c2
+    (2, 2), // pst knight d2
+    (-3, -9), // pst knight a3
+    (8, 1), // pst knight b3
+    (3, 1), // pst knight c3
+    (17, 8), // pst knight d3
+    (-2, 1), // pst knight a4
+    (9, 2), // pst knight b4
+    (19, 13), // pst knight c4
+    (13, 10), // pst knight d4
+    (-2, -1), // pst knight a5
+    (24, 9), // pst knight b5
+    (15, 20), // pst knight c5
+    (22, 25), // pst knight d5
+    (-6, -6), // pst knight a6
+    (12, 4), // pst knight b6
+    (17, 4), // pst knight c6
+    (18, 15), // pst knight d6
+    (-12, -11), // pst knight a7
+    (-6, -3), // pst knight b7
+    (2, 3), // pst knight c7
+    (7, 7), // pst knight d7
+    (-25, -19), // pst knight a8
     (-15, -12), // pst knight b8
-    (-8, -6), // pst knight c8
-    (-1, 0), // pst knight d8
-    (-4, -12), // pst bishop a1
-    (-6, -8), // pst bishop b1
-    (-2, -4), // pst bishop c1
-    (2, 0), // pst bishop d1
-    (-6, -8), // pst bishop a2
-    (4, -4), // pst bishop b2
-    (2, 0), // pst bishop c2
-    (6, 4), // pst bishop d2
-    (-2, -4), // pst bishop a3
-    (2, 0), // pst bishop b3
-    (12, 4), // pst bishop c3
-    (10, 8), // pst bishop d3
-    (2, 0), // pst bishop a4
-    (6, 4), // pst bishop b4
-    (10, 8), // pst bishop c4
-    (20, 12), // pst bishop d4
-    (2, 0), // pst bishop a5
-    (6, 4), // pst bishop b5
-    (10, 8), // pst bishop c5
-    (20, 12), // pst bishop d5
-    (-2, -4), // pst bishop a6
-    (2, 0), // pst bishop b6
-    (12, 4), // pst bishop c6
-    (10, 8), // pst bishop d6
-    (-6, -8), // pst bishop a7
-    (4, -4), // pst bishop b7
-    (2, 0), // pst bishop c7
-    (6, 4), // pst bishop d7
-    (-4, -12), // pst bishop a8
-    (-6, -8), // pst bishop b8
-    (-2, -4), // pst bishop c8
-    (2, 0), // pst bishop d8
-    (0, 0), // pst rook a1
-    (0, 0), // pst rook b1
-    (3, 0), // pst rook c1
-    (6, 0), // pst rook d1
-    (0, 0), // pst rook a2
-    (0, 0), // pst rook b2
-    (3, 0), // pst rook c2
-    (6, 0), // pst rook d2
-    (0, 0), // pst rook a3
-    (0, 0), // pst rook b3
-    (3, 0), // pst rook c3
-    (6, 0), // pst rook d3
-    (0, 0), // pst rook a4
-    (0, 0), // pst rook b4
-    (3, 0), // pst rook c4
-    (6, 0), // pst rook d4
-    (0, 0), // pst rook a5
-    (0, 0), // pst rook b5
-    (3, 0), // pst rook c5
-    (6, 0), // pst rook d5
-    (0, 0), // pst rook a6
-    (0, 0), // pst rook b6
-    (3, 0), // pst rook c6
-    (6, 0), // pst rook d6
-    (15, 12), // pst rook a7
-    (15, 12), // pst rook b7
-    (18, 12), // pst rook c7
-    (21, 12), // pst rook d7
-    (0, 0), // pst rook a8
-    (0, 0), // pst rook b8
-    (3, 0), // pst rook c8
-    (6, 0), // pst rook d8
-    (-6, -15), // pst queen a1
-    (-4, -10), // pst queen b1
-    (-2, -5), // pst queen c1
-    (0, 0), // pst queen d1
-    (-4, -10), // pst queen a2
-    (-2, -5), // pst queen b2
-    (0, 0), // pst queen c2
-    (2, 5), // pst queen d2
-    (-2, -5), // pst queen a3
-    (0, 0), // pst queen b3
-    (2, 5), // pst queen c3
-    (4, 10), // pst queen d3
-    (0, 0), // pst queen a4
-    (2, 5), // pst queen b4
-    (4, 10), // pst queen c4
-    (6, 15), // pst queen d4
-    (0, 0), // pst queen a5
-    (2, 5), // pst queen b5
-    (4, 10), // pst queen c5
-    (6, 15), // pst queen d5
-    (-2, -5), // pst queen a6
-    (0, 0), // pst queen b6
-    (2, 5), // pst queen c6
-    (4, 10), // pst queen d6
-    (-4, -10), // pst queen a7
-    (-2, -5), // pst queen b7
-    (0, 0), // pst queen c7
-    (2, 5), // pst queen d7
-    (-6, -15), // pst queen a8
-    (-4, -10), // pst queen b8
-    (-2, -5), // pst queen c8
-    (0, 0), // pst queen d8
-    (15, -30), // pst king a1
-    (25, -21), // pst king b1
-    (10, -12), // pst king c1
-    (-5, -3), // pst king d1
-    (5, -21), // pst king a2
-    (5, -12), // pst king b2
-    (-10, -3), // pst king c2
-    (-20, 6), // pst king d2
-    (-25, -12), // pst king a3
-    (-25, -3), // pst king b3
-    (-25, 6), // pst king c3
-    (-25, 15), // pst king d3
-    (-40, -3), // pst king a4
-    (-40, 6), // pst king b4
-    (-40, 15), // pst king c4
-    (-40, 24), // pst king d4
-    (-55, -3), // pst king a5
-    (-55, 6), // pst king b5
-    (-55, 15), // pst king c5
-    (-55, 24), // pst king d5
-    (-70, -12), // pst king a6
-    (-70, -3), // pst king b6
-    (-70, 6), // pst king c6
-    (-70, 15), // pst king d6
+    (-7, -4), // pst knight c8
+    (-1, 1), // pst knight d8
+    (-4, -16), // pst bishop a1
+    (-7, -11), // pst bishop b1
+    (-5, -5), // pst bishop c1
+    (2, 4), // pst bishop d1
+    (-10, -6), // pst bishop a2
+    (10, -19), // pst bishop b2
+    (5, -2), // pst bishop c2
+    (6, 2), // pst bishop d2
+    (3, 8), // pst bishop a3
+    (7, 3), // pst bishop b3
+    (21, 12), // pst bishop c3
+    (7, 11), // pst bishop d3
+    (1, -5), // pst bishop a4
+    (3, 8), // pst bishop b4
+    (13, 19), // pst bishop c4
+    (21, 10), // pst bishop d4
+    (-11, 0), // pst bishop a5
+    (18, 0), // pst bishop b5
+    (7, 0), // pst bishop c5
+    (13, 15), // pst bishop d5
+    (6, -1), // pst bishop a6
+    (4, 2), // pst bishop b6
+    (16, 6), // pst bishop c6
+    (12, -2), // pst bishop d6
+    (-8, -10), // pst bishop a7
+    (3, -8), // pst bishop b7
+    (2, 8), // pst bishop c7
+    (1, -1), // pst bishop d7
+    (-4, -10), // pst bishop a8
+    (-6, -5), // pst bishop b8
+    (-3, -7), // pst bishop c8
+    (1, 0), // pst bishop d8
+    (-3, 1), // pst rook a1
+    (1, -6), // pst rook b1
+    (14, -3), // pst rook c1
+    (12, 2), // pst rook d1
+    (-16, -7), // pst rook a2
+    (-4, 0), // pst rook b2
+    (-3, -11), // pst rook c2
+    (-4, -8), // pst rook d2
+    (-5, -4), // pst rook a3
+    (2, -2), // pst rook b3
+    (0, -5), // pst rook c3
+    (-8, -10), // pst rook d3
+    (-15, -4), // pst rook a4
+    (4, 7), // pst rook b4
+    (-2, -1), // pst rook c4
+    (6, -2), // pst rook d4
+    (0, 9), // pst rook a5
+    (6, 4), // pst rook b5
+    (9, 0), // pst rook c5
+    (17, 4), // pst rook d5
+    (5, 8), // pst rook a6
+    (9, 13), // pst rook b6
+    (3, -2), // pst rook c6
+    (14, 6), // pst rook d6
+    (13, 19), // pst rook a7
+    (17, 11), // pst rook b7
+    (20, 14), // pst rook c7
+    (25, 14), // pst rook d7
+    (5, 5), // pst rook a8
+    (3, 10), // pst rook b8
+    (7, 5), // pst rook c8
+    (6, 1), // pst rook d8
+    (-7, -16), // pst queen a1
+    (3, -9), // pst queen b1
+    (1, -7), // pst queen c1
+    (-9, -6), // pst queen d1
+    (-13, -11), // pst queen a2
+    (-14, -7), // pst queen b2
+    (-2, -9), // pst queen c2
+    (6, 2), // pst queen d2
+    (1, -4), // pst queen a3
+    (2, 7), // pst queen b3
+    (16, 5), // pst queen c3
+    (-3, 13), // pst queen d3
+    (-5, -3), // pst queen a4
+    (2, 9), // pst queen b4
+    (11, 12), // pst queen c4
+    (12, 16), // pst queen d4
+    (3, -2), // pst queen a5
+    (-4, 4), // pst queen b5
+    (3, 10), // pst queen c5
+    (15, 19), // pst queen d5
+    (-7, -5), // pst queen a6
+    (2, 3), // pst queen b6
+    (4, 7), // pst queen c6
+    (5, 14), // pst queen d6
+    (-2, -9), // pst queen a7
+    (-4, -4), // pst queen b7
+    (0, 1), // pst queen c7
+    (1, 7), // pst queen d7
+    (-7, -16), // pst queen a8
+    (-4, -8), // pst queen b8
+    (-1, -4), // pst queen c8
+    (2, 1), // pst queen d8
+    (6, -39), // pst king a1
+    (25, -32), // pst king b1
+    (-5, -9), // pst king c1
+    (3, -5), // pst king d1
+    (-10, -37), // pst king a2
+    (0, -14), // pst king b2
+    (3, -1), // pst king c2
+    (-13, -3), // pst king d2
+    (-16, -2), // pst king a3
+    (-24, 3), // pst king b3
+    (-28, -4), // pst king c3
+    (-26, 9), // pst king d3
+    (-40, -1), // pst king a4
+    (-42, 5), // pst king b4
+    (-38, 11), // pst king c4
+    (-41, 21), // pst king d4
+    (-54, 4), // pst king a5
+    (-53, 11), // pst king b5
+    (-54, 22), // pst king c5
+    (-54, 23), // pst king d5
+    (-69, -7), // pst king a6
+    (-69, 7), // pst king b6
+    (-69, 13), // pst king c6
+    (-70, 13), // pst king d6
     (-85, -21), // pst king a7
-    (-85, -12), // pst king b7
-    (-85, -3), // pst king c7
+    (-83, -5), // pst king b7
+    (-84, -1), // pst king c7
     (-85, 6), // pst king d7
-    (-100, -30), // pst king a8
-    (-100, -21), // pst king b8
+    (-100, -29), // pst king a8
+    (-100, -20), // pst king b8
     (-100, -12), // pst king c8
     (-100, -3), // pst king d8
-    (-16, -16), // mobility knight 0
-    (-12, -12), // mobility knight 1
-    (-8, -8), // mobility knight 2
-    (-4, -4), // mobility knight 3
-    (0, 0), // mobility knight 4
-    (4, 4), // mobility knight 5
-    (8, 8), // mobility knight 6
-    (12, 12), // mobility knight 7
-    (16, 16), // mobility knight 8
-    (-30, -30), // mobility bishop 0
-    (-25, -25), // mobility bishop 1
-    (-20, -20), // mobility bishop 2
-    (-15, -15), // mobility bishop 3
-    (-10, -10), // mobility bishop 4
-    (-5, -5), // mobility bishop 5
-    (0, 0), // mobility bishop 6
-    (5, 5), // mobility bishop 7
-    (10, 10), // mobility bishop 8
-    (15, 15), // mobility bishop 9
-    (20, 20), // mobility bishop 10
-    (25, 25), // mobility bishop 11
-    (30, 30), // mobility bishop 12
-    (35, 35), // mobility bishop 13
-    (-14, -28), // mobility rook 0
-    (-12, -24), // mobility rook 1
-    (-10, -20), // mobility rook 2
-    (-8, -16), // mobility rook 3
-    (-6, -12), // mobility rook 4
-    (-4, -8), // mobility rook 5
-    (-2, -4), // mobility rook 6
-    (0, 0), // mobility rook 7
-    (2, 4), // mobility rook 8
-    (4, 8), // mobility rook 9
-    (6, 12), // mobility rook 10
-    (8, 16), // mobility rook 11
-    (10, 20), // mobility rook 12
-    (12, 24), // mobility rook 13
-    (14, 28), // mobility rook 14
-    (-13, -26), // mobility queen 0
-    (-12, -24), // mobility queen 1
-    (-11, -22), // mobility queen 2
-    (-10, -20), // mobility queen 3
-    (-9, -18), // mobility queen 4
-    (-8, -16), // mobility queen 5
-    (-7, -14), // mobility queen 6
-    (-6, -12), // mobility queen 7
-    (-5, -10), // mobility queen 8
-    (-4, -8), // mobility queen 9
-    (-3, -6), // mobility queen 10
-    (-2, -4), // mobility queen 11
-    (-1, -2), // mobility queen 12
-    (0, 0), // mobility queen 13
-    (1, 2), // mobility queen 14
-    (2, 4), // mobility queen 15
-    (3, 6), // mobility queen 16
-    (4, 8), // mobility queen 17
+    (-30, -17), // mobility knight 0
+    (-17, -25), // mobility knight 1
+    (-8, -13), // mobility knight 2
+    (-5, -3), // mobility knight 3
+    (-1, 3), // mobility knight 4
+    (6, 17), // mobility knight 5
+    (15, 20), // mobility knight 6
+    (18, 15), // mobility knight 7
+    (15, 8), // mobility knight 8
+    (-40, -29), // mobility bishop 0
+    (-24, -32), // mobility bishop 1
+    (-17, -29), // mobility bishop 2
+    (-10, -18), // mobility bishop 3
+    (-2, -9), // mobility bishop 4
+    (-1, -2), // mobility bishop 5
+    (2, 2), // mobility bishop 6
+    (1, 6), // mobility bishop 7
+    (14, 11), // mobility bishop 8
+    (9, 20), // mobility bishop 9
+    (19, 20), // mobility bishop 10
+    (28, 28), // mobility bishop 11
+    (31, 32), // mobility bishop 12
+    (36, 37), // mobility bishop 13
+    (-26, -35), // mobility rook 0
+    (-19, -26), // mobility rook 1
+    (-9, -27), // mobility rook 2
+    (-10, -18), // mobility rook 3
+    (-3, -17), // mobility rook 4
+    (-9, -4), // mobility rook 5
+    (-9, 2), // mobility rook 6
+    (-1, 9), // mobility rook 7
+    (-2, 4), // mobility rook 8
+    (14, 15), // mobility rook 9
+    (13, 18), // mobility rook 10
+    (15, 21), // mobility rook 11
+    (17, 25), // mobility rook 12
+    (16, 28), // mobility rook 13
+    (15, 26), // mobility rook 14
+    (-14, -26), // mobility queen 0
+    (-13, -24), // mobility queen 1
+    (-10, -21), // mobility queen 2
+    (-15, -22), // mobility queen 3
+    (-13, -21), // mobility queen 4
+    (-13, -19), // mobility queen 5
+    (-10, -16), // mobility queen 6
+    (-6, -14), // mobility queen 7
+    (-7, -9), // mobility queen 8
+    (-7, -8), // mobility queen 9
+    (2, -5), // mobility queen 10
+    (4, -4), // mobility queen 11
+    (3, 2), // mobility queen 12
+    (2, 1), // mobility queen 13
+    (5, 6), // mobility queen 14
+    (6, 9), // mobility queen 15
+    (5, 7), // mobility queen 16
+    (7, 11), // mobility queen 17
     (5, 10), // mobility queen 18
-    (6, 12), // mobility queen 19
+    (7, 13), // mobility queen 19
     (7, 14), // mobility queen 20
-    (8, 16), // mobility queen 21
-    (9, 18), // mobility queen 22
-    (10, 20), // mobility queen 23
-    (11, 22), // mobility queen 24
+    (8, 17), // mobility queen 21
+    (10, 18), // mobility queen 22
+    (10, 19), // mobility queen 23
+    (11, 21), // mobility queen 24
     (12, 24), // mobility queen 25
     (13, 26), // mobility queen 26
     (14, 28), // mobility queen 27
     (0, 0), // passed rank 1
-    (5, 10), // passed rank 2
-    (8, 15), // passed rank 3
-    (14, 25), // passed rank 4
-    (28, 45), // passed rank 5
-    (50, 80), // passed rank 6
-    (80, 125), // passed rank 7
+    (7, 12), // passed rank 2
+    (8, 17), // passed rank 3
+    (5, 22), // passed rank 4
+    (25, 40), // passed rank 5
+    (50, 67), // passed rank 6
+    (81, 122), // passed rank 7
     (0, 0), // passed rank 8
     (0, 0), // passed king theirs rank 1
-    (0, 0), // passed king theirs rank 2
-    (0, 0), // passed king theirs rank 3
-    (0, 5), // passed king theirs rank 4
-    (0, 10), // passed king theirs rank 5
-    (0, 15), // passed king theirs rank 6
-    (0, 20), // passed king theirs rank 7
+    (-1, -2), // passed king theirs rank 2
+    (-1, 3), // passed king theirs rank 3
+    (-3, 16), // passed king theirs rank 4
+    (-2, 22), // passed king theirs rank 5
+    (-7, 33), // passed king theirs rank 6
+    (6, 32), // passed king theirs rank 7
     (0, 0), // passed king theirs rank 8
     (0, 0), // passed king ours rank 1
-    (0, 0), // passed king ours rank 2
-    (0, 0), // passed king ours rank 3
-    (0, 2), // passed king ours rank 4
-    (0, 5), // passed king ours rank 5
-    (0, 7), // passed king ours rank 6
-    (0, 10), // passed king ours rank 7
+    (-2, -10), // passed king ours rank 2
+    (-4, 1), // passed king ours rank 3
+    (-4, 6), // passed king ours rank 4
+    (-1, 13), // passed king ours rank 5
+    (-1, 14), // passed king ours rank 6
+    (-3, 20), // passed king ours rank 7
     (0, 0), // passed king ours rank 8
     (0, 0), // passed free rank 1
-    (0, 0), // passed free rank 2
-    (0, 0), // passed free rank 3
-    (0, 6), // passed free rank 4
-    (0, 11), // passed free rank 5
-    (0, 20), // passed free rank 6
-    (0, 31), // passed free rank 7
+    (0, -2), // passed free rank 2
+    (1, -1), // passed free rank 3
+    (-2, -2), // passed free rank 4
+    (-2, 13), // passed free rank 5
+    (3, 21), // passed free rank 6
+    (2, 38), // passed free rank 7
     (0, 0), // passed free rank 8
-    (10, 20), // doubled
-    (12, 14), // isolated
-    (30, 50), // bishop pair
-    (22, 8), // rook open
-    (10, 5), // rook semi-open
-    (12, 0), // shield missing
-    (12, 0), // shield open
-    (55, 35), // threat by pawn
-    (40, 30), // threat by minor
-    (40, 20), // threat by rook
-    (25, 15), // hanging
+    (-4, 20), // doubled
+    (13, 7), // isolated
+    (29, 52), // bishop pair
+    (32, 12), // rook open
+    (28, 5), // rook semi-open
+    (7, -1), // shield missing
+    (11, -2), // shield open
+    (45, 31), // threat by pawn
+    (36, 27), // threat by minor
+    (42, 21), // threat by rook
+    (10, 28), // hanging
     (0, 0), // outpost pawn
-    (30, 15), // outpost knight
-    (15, 5), // outpost bishop
+    (36, 24), // outpost knight
+    (17, 16), // outpost bishop
     (0, 0), // outpost rook
     (0, 0), // outpost queen
     (0, 0), // outpost king
     (0, 0), // safe check pawn
-    (45, 0), // safe check knight
-    (30, 0), // safe check bishop
-    (50, 0), // safe check rook
-    (40, 0), // safe check queen
+    (46, -3), // safe check knight
+    (22, 8), // safe check bishop
+    (49, 3), // safe check rook
+    (34, 13), // safe check queen
     (0, 0), // safe check king
 ];
 
