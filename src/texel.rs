@@ -14,7 +14,7 @@
 use crate::core::Variant;
 use crate::engine::eval::chess::{best_capture_gain, trace, MAX_PHASE, TEMPO};
 use crate::engine::eval::chess_params::{name, ChessParams, COUNT};
-use crate::tune::{read_records, GameRecord};
+use crate::tune::{read_records, sigmoid, GameRecord};
 use crate::variants::{AnyPos, VariantKind};
 
 /// One position: the counts of the parameters that are not zero (White's minus Black's),
@@ -105,10 +105,6 @@ fn eval(s: &Sample, v: &Values) -> f64 {
             .iter()
             .map(|&(i, c)| c as f64 * (v[i as usize][0] * w + v[i as usize][1] * ew))
             .sum::<f64>()
-}
-
-fn sigmoid(z: f64) -> f64 {
-    1.0 / (1.0 + (-z).exp())
 }
 
 /// The mean squared error of `σ(k·eval)` against the results, over the training samples

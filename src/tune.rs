@@ -206,7 +206,7 @@ pub struct Fit {
     pub iterations: usize,
 }
 
-fn sigmoid(z: f64) -> f64 {
+pub(crate) fn sigmoid(z: f64) -> f64 {
     1.0 / (1.0 + (-z).exp())
 }
 
