@@ -239,7 +239,9 @@ host-check:
 
 # The results table of docs/strength.md, one `cellmate match` per row (hours in all: run on an
 # idle machine, one row per core). `make strength ROWS="depth1-immune random-chess"` runs some;
-# GAMES=N overrides the number of games (a quick check).
+# GAMES=N overrides the number of games (a quick check). OPENINGS_START=N starts the rows
+# that read an openings file (sf-N, base-V) at its N-th position, for a long row split into runs
+# (GAMES=100 OPENINGS_START=51 after a first 100 games).
 # A copy of the binary is used so that a rebuild does not swap it mid-run.
 STRENGTH_DIR ?= /tmp/cellmate-strength
 STRENGTH_BIN ?= $(BIN)
@@ -263,6 +265,7 @@ baseline:
 	cp $(BASE_DIR)/target/quick/cellmate $(BASE_BIN)
 	$(BASE_BIN) bench 2>&1 | grep Nodes
 OPENINGS_DIR ?= tests/data/openings
+OPENINGS_START ?= 1
 
 strength: $(if $(filter $(BIN),$(STRENGTH_BIN)),build)
 	mkdir -p $(STRENGTH_DIR) && cp $(STRENGTH_BIN) $(SB)
@@ -272,9 +275,9 @@ strength: $(if $(filter $(BIN),$(STRENGTH_BIN)),build)
 	    depth1-*) v=$${row#depth1-}; opp="cmd=$(SB),name=depth1,depth=1"; lim="--games $${n:-100} --tc 10+0.1 --random-plies 6 --seed 11";; \
 	    random-*) v=$${row#random-}; opp="builtin=random"; lim="--games $${n:-100} --st 1 --seed 13";; \
 	    sf-*) v=chess; opp="cmd=$(STOCKFISH),proto=uci,name=sf$${row#sf-},option.Threads=1,option.Hash=16,option.UCI_LimitStrength=true,option.UCI_Elo=$${row#sf-}"; \
-	      lim="--games $${n:-400} --tc 10+0.1 --openings $(OPENINGS_DIR)/chess.epd";; \
+	      lim="--games $${n:-400} --tc 10+0.1 --openings $(OPENINGS_DIR)/chess.epd --openings-start $(OPENINGS_START)";; \
 	    base-*) v=$${row#base-}; opp="cmd=$(BASE_BIN),name=base,option.Hash=16"; \
-	      lim="--games $${n:-400} --tc 10+0.1 $$(if [ -f $(OPENINGS_DIR)/$$v.epd ]; then echo --openings $(OPENINGS_DIR)/$$v.epd; else echo --random-plies 8 --seed 17; fi)";; \
+	      lim="--games $${n:-400} --tc 10+0.1 $$(if [ -f $(OPENINGS_DIR)/$$v.epd ]; then echo --openings $(OPENINGS_DIR)/$$v.epd --openings-start $(OPENINGS_START); else echo --random-plies 8 --seed 17; fi)";; \
 	    *) echo "unknown row $$row"; exit 2;; \
 	  esac; \
 	  echo "== $$row"; \

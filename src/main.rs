@@ -315,6 +315,10 @@ struct MatchArgs {
     /// Start positions: one FEN or EPD per line, used in order and cycled.
     #[arg(long)]
     openings: Option<std::path::PathBuf>,
+    /// The file's line (1-based, counting positions only) the first pair of games starts from;
+    /// the ones before it come after the last. Splits a long match into runs on fresh openings.
+    #[arg(long, default_value_t = 1, requires = "openings", value_parser = clap::value_parser!(u64).range(1..))]
+    openings_start: u64,
     /// Random legal plies played before the engines take over (after the file's position).
     #[arg(long, default_value_t = 0)]
     random_plies: usize,
@@ -377,6 +381,16 @@ fn run_match(a: MatchArgs) -> Result<(), String> {
             .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
         cfg.openings = referee::openings::read_openings(kind, &text)
             .map_err(|e| format!("{}: {e}", path.display()))?;
+        let first = usize::try_from(a.openings_start - 1).unwrap_or(usize::MAX);
+        if first >= cfg.openings.len() {
+            return Err(format!(
+                "--openings-start {}: {} has {} openings",
+                a.openings_start,
+                path.display(),
+                cfg.openings.len()
+            ));
+        }
+        cfg.openings.rotate_left(first);
     }
     cfg.random_plies = a.random_plies;
     cfg.seed = a.seed;

@@ -472,3 +472,89 @@ fn command_line_match_writes_pgn_and_summary() {
         assert!(!out.stderr.is_empty(), "{args:?}");
     }
 }
+
+/// `--openings-start N`: the first pair of games plays the file's N-th position, the ones before
+/// it come after the last (so a long match splits into runs on fresh openings).
+#[test]
+fn openings_start_picks_the_first_opening() {
+    let dir = std::env::temp_dir().join(format!("cellmate-start-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let openings = dir.join("openings.epd");
+    let fens = [
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
+        "rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq - 0 1",
+        "rnbqkbnr/pppppppp/8/8/2P5/8/PP1PPPPP/RNBQKBNR b KQkq - 0 1",
+    ];
+    std::fs::write(
+        &openings,
+        format!("# three\n{}\n\n{}\n{}\n", fens[0], fens[1], fens[2]),
+    )
+    .unwrap();
+    let run = |start: &str, games: &str, pgn: Option<&std::path::Path>| {
+        let mut c = Command::new(BIN);
+        c.args([
+            "match",
+            "--engine",
+            "builtin=random",
+            "--engine",
+            "builtin=random",
+        ])
+        .args([
+            "--games",
+            games,
+            "--max-plies",
+            "2",
+            "--quiet",
+            "--openings",
+        ])
+        .arg(&openings)
+        .args(["--openings-start", start]);
+        if let Some(pgn) = pgn {
+            c.arg("--pgn").arg(pgn);
+        }
+        c.output().unwrap()
+    };
+    let pgn = dir.join("games.pgn");
+    let out = run("3", "4", Some(&pgn));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    let played: Vec<&str> = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("[FEN \"")?.strip_suffix("\"]"))
+        .collect();
+    assert_eq!(played, [fens[2], fens[2], fens[0], fens[0]]);
+
+    // Outside the file, or 0: one error line, no game.
+    for start in ["4", "0", "x"] {
+        let out = run(start, "2", None);
+        assert!(!out.status.success(), "{start}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("openings-start"), "{start}: {err}");
+    }
+    let out = run("4", "2", None);
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr).trim(),
+        format!(
+            "cellmate: --openings-start 4: {} has 3 openings",
+            openings.display()
+        )
+    );
+    // Without --openings it is refused.
+    let out = Command::new(BIN)
+        .args([
+            "match",
+            "--engine",
+            "builtin=random",
+            "--engine",
+            "builtin=random",
+        ])
+        .args(["--openings-start", "2"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
