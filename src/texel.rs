@@ -18,9 +18,9 @@ use crate::tune::{read_records, sigmoid, GameRecord};
 use crate::variants::{AnyPos, VariantKind};
 
 /// One position: the counts of the parameters that are not zero (White's minus Black's),
-/// the middlegame weight of its phase, what the rest of the evaluation adds (king danger and
-/// tempo, centipawns from White's view), the game's result for White and whether the game
-/// is held out.
+/// the middlegame weight of its phase, what the rest of the evaluation adds (the tempo,
+/// centipawns from White's view), the game's result for White and whether the game is held
+/// out.
 #[derive(Clone, Debug)]
 pub struct Sample {
     pub coef: Vec<(u16, i16)>,
@@ -57,7 +57,6 @@ pub fn read(pgn: &str, skip_plies: usize) -> Data {
             if ply >= skip_plies && !pos.in_check() && best_capture_gain(&pos) == 0 {
                 if let Some(tr) = trace(&pos) {
                     let w = tr.phase as f64 / MAX_PHASE as f64;
-                    let raw = tr.raw.mg as f64 * w + tr.raw.eg as f64 * (1.0 - w);
                     let tempo = if pos.side_to_move() == crate::core::Color::White {
                         TEMPO
                     } else {
@@ -72,7 +71,7 @@ pub fn read(pgn: &str, skip_plies: usize) -> Data {
                             .map(|(i, &c)| (i as u16, c as i16))
                             .collect(),
                         mg_weight: w,
-                        fixed: raw + tempo as f64,
+                        fixed: tempo as f64,
                         y,
                         held_out,
                     });

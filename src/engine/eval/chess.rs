@@ -107,12 +107,11 @@ pub struct Pair {
 }
 
 /// Where the terms of the evaluation go: `add(us, i, n)` is `n` times parameter `i` for
-/// side `us` (0 White, 1 Black); `add_raw` a term that is not a parameter (king danger).
+/// side `us` (0 White, 1 Black).
 /// `piece` and `mobility` are the material and piece-square value of a piece of type `t` on
 /// `rsq` (seen from its side) and its mobility, from the expanded tables.
 trait Acc {
     fn add(&mut self, us: usize, i: usize, n: i32);
-    fn add_raw(&mut self, us: usize, mg: i32, eg: i32);
     fn piece(&mut self, us: usize, t: usize, rsq: usize);
     fn mobility(&mut self, us: usize, t: usize, count: usize);
 }
@@ -142,22 +141,15 @@ impl Acc for Sum<'_> {
         self.side[us].mg += mg;
         self.side[us].eg += eg;
     }
-    #[inline(always)]
-    fn add_raw(&mut self, us: usize, mg: i32, eg: i32) {
-        self.side[us].mg += mg;
-        self.side[us].eg += eg;
-    }
 }
 
 /// A position's evaluation as counts of the parameters, White's minus Black's: the
-/// evaluation from White's view is `(Σ coef[i]·(mg[i]·phase + eg[i]·(24 − phase)) +
-/// raw.mg·phase + raw.eg·(24 − phase)) / 24`, plus [`TEMPO`] for the side to move
+/// evaluation from White's view is `Σ coef[i]·(mg[i]·phase + eg[i]·(24 − phase)) / 24`,
+/// plus [`TEMPO`] for the side to move
 /// (see [`trace`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Trace {
     pub coef: Vec<i32>,
-    /// The terms that are not parameters (king danger), White's minus Black's.
-    pub raw: Pair,
     /// The game phase, 0 (bare kings and pawns) to [`MAX_PHASE`].
     pub phase: i32,
 }
@@ -175,12 +167,6 @@ impl Acc for Trace {
     #[inline(always)]
     fn mobility(&mut self, us: usize, t: usize, count: usize) {
         self.add(us, p::MOBILITY + p::MOB_START[t] + count, 1);
-    }
-    #[inline(always)]
-    fn add_raw(&mut self, us: usize, mg: i32, eg: i32) {
-        let s = if us == 0 { 1 } else { -1 };
-        self.raw.mg += s * mg;
-        self.raw.eg += s * eg;
     }
 }
 
@@ -375,16 +361,18 @@ fn terms<A: Acc>(pos: &Chess, acc: &mut A) -> Totals {
         }
     }
 
-    // King danger: several attackers on the zone, weighted; much less without a queen.
+    // King danger: several attackers on the zone, by their weight; a table of its own without
+    // a queen.
     for c in Color::BOTH {
         let us = c.index();
         if attackers[us] >= 2 {
-            let w = attack_weight[us];
-            let mut danger = (w * w / 4).min(600);
-            if pos.pieces(c, QUEEN) == 0 {
-                danger /= 3;
-            }
-            acc.add_raw(us, danger, 0);
+            let w = (attack_weight[us] as usize).min(p::DANGER_LEN - 1);
+            let table = if pos.pieces(c, QUEEN) == 0 {
+                p::KING_DANGER_NO_QUEEN
+            } else {
+                p::KING_DANGER
+            };
+            acc.add(us, table + w, 1);
         }
     }
 
@@ -456,7 +444,6 @@ fn evaluate_white(pos: &Chess, params: &ChessParams) -> i32 {
 pub fn trace(pos: &Chess) -> Option<Trace> {
     let mut tr = Trace {
         coef: vec![0; COUNT],
-        raw: Pair::default(),
         phase: 0,
     };
     let tot = terms(pos, &mut tr);
@@ -678,7 +665,7 @@ mod tests {
             for &m in moves.iter() {
                 pos.make_move(m);
                 let tr = trace(&pos).expect("pawns on both sides, no lone king");
-                let (mut mg, mut eg) = (tr.raw.mg, tr.raw.eg);
+                let (mut mg, mut eg) = (0, 0);
                 for (i, &c) in tr.coef.iter().enumerate() {
                     mg += c * params.v[i].0;
                     eg += c * params.v[i].1;

@@ -1,8 +1,9 @@
 //! The chess evaluation's parameters: one flat table of (middlegame, endgame) pairs, a value
 //! the engine holds ([`super::EvalParams`]'s `chess`), laid out by the index constants below.
-//! Every term of `chess.rs` but king danger, the mop-up and the pawnless scaling is a count
-//! times one of these pairs, so the evaluation is linear in them and `cellmate tune --eval`
-//! ([`crate::texel`]) fits them all to game results (the Texel method).
+//! Every term of `chess.rs` but the mop-up and the pawnless scaling is a count times one of
+//! these pairs (king danger too: one entry per attack weight), so the evaluation is linear in
+//! them and `cellmate tune --eval` ([`crate::texel`]) fits them all to game results (the Texel
+//! method).
 //!
 //! Piece-square tables cover half a board: files a–d, with e–h their mirror images
 //! ([`half`]), squares counted from the piece's own side.
@@ -66,8 +67,16 @@ pub const HANGING: usize = THREAT_BY_ROOK + 1;
 pub const OUTPOST: usize = HANGING + 1;
 /// A safe check the side can give with a piece of the type, by type.
 pub const SAFE_CHECK: usize = OUTPOST + TYPES;
+/// Entries of each king-danger table: attack weights 0 to `DANGER_LEN - 1`, higher weights
+/// counted as the last.
+pub const DANGER_LEN: usize = 50;
+/// King danger: at least two pieces attack the zone around the enemy king, by the weight of
+/// their attacks (`chess.rs`, `ATTACK_WEIGHT` per square hit), clamped to `DANGER_LEN - 1`.
+pub const KING_DANGER: usize = SAFE_CHECK + TYPES;
+/// The same when the attacking side has no queen.
+pub const KING_DANGER_NO_QUEEN: usize = KING_DANGER + DANGER_LEN;
 /// The number of pairs.
-pub const COUNT: usize = SAFE_CHECK + TYPES;
+pub const COUNT: usize = KING_DANGER_NO_QUEEN + DANGER_LEN;
 
 /// The half-board index of `rsq` (a square seen from its piece's side, a1 = 0).
 #[inline(always)]
@@ -439,6 +448,106 @@ const DEFAULT: [(i32, i32); COUNT] = [
     (49, 3), // safe check rook
     (34, 13), // safe check queen
     (0, 0), // safe check king
+    (0, 0), // king danger 0
+    (0, 0), // king danger 1
+    (1, 0), // king danger 2
+    (2, 0), // king danger 3
+    (4, 0), // king danger 4
+    (6, 0), // king danger 5
+    (9, 0), // king danger 6
+    (12, 0), // king danger 7
+    (16, 0), // king danger 8
+    (20, 0), // king danger 9
+    (25, 0), // king danger 10
+    (30, 0), // king danger 11
+    (36, 0), // king danger 12
+    (42, 0), // king danger 13
+    (49, 0), // king danger 14
+    (56, 0), // king danger 15
+    (64, 0), // king danger 16
+    (72, 0), // king danger 17
+    (81, 0), // king danger 18
+    (90, 0), // king danger 19
+    (100, 0), // king danger 20
+    (110, 0), // king danger 21
+    (121, 0), // king danger 22
+    (132, 0), // king danger 23
+    (144, 0), // king danger 24
+    (156, 0), // king danger 25
+    (169, 0), // king danger 26
+    (182, 0), // king danger 27
+    (196, 0), // king danger 28
+    (210, 0), // king danger 29
+    (225, 0), // king danger 30
+    (240, 0), // king danger 31
+    (256, 0), // king danger 32
+    (272, 0), // king danger 33
+    (289, 0), // king danger 34
+    (306, 0), // king danger 35
+    (324, 0), // king danger 36
+    (342, 0), // king danger 37
+    (361, 0), // king danger 38
+    (380, 0), // king danger 39
+    (400, 0), // king danger 40
+    (420, 0), // king danger 41
+    (441, 0), // king danger 42
+    (462, 0), // king danger 43
+    (484, 0), // king danger 44
+    (506, 0), // king danger 45
+    (529, 0), // king danger 46
+    (552, 0), // king danger 47
+    (576, 0), // king danger 48
+    (600, 0), // king danger 49
+    (0, 0), // king danger no queen 0
+    (0, 0), // king danger no queen 1
+    (0, 0), // king danger no queen 2
+    (0, 0), // king danger no queen 3
+    (1, 0), // king danger no queen 4
+    (2, 0), // king danger no queen 5
+    (3, 0), // king danger no queen 6
+    (4, 0), // king danger no queen 7
+    (5, 0), // king danger no queen 8
+    (6, 0), // king danger no queen 9
+    (8, 0), // king danger no queen 10
+    (10, 0), // king danger no queen 11
+    (12, 0), // king danger no queen 12
+    (14, 0), // king danger no queen 13
+    (16, 0), // king danger no queen 14
+    (18, 0), // king danger no queen 15
+    (21, 0), // king danger no queen 16
+    (24, 0), // king danger no queen 17
+    (27, 0), // king danger no queen 18
+    (30, 0), // king danger no queen 19
+    (33, 0), // king danger no queen 20
+    (36, 0), // king danger no queen 21
+    (40, 0), // king danger no queen 22
+    (44, 0), // king danger no queen 23
+    (48, 0), // king danger no queen 24
+    (52, 0), // king danger no queen 25
+    (56, 0), // king danger no queen 26
+    (60, 0), // king danger no queen 27
+    (65, 0), // king danger no queen 28
+    (70, 0), // king danger no queen 29
+    (75, 0), // king danger no queen 30
+    (80, 0), // king danger no queen 31
+    (85, 0), // king danger no queen 32
+    (90, 0), // king danger no queen 33
+    (96, 0), // king danger no queen 34
+    (102, 0), // king danger no queen 35
+    (108, 0), // king danger no queen 36
+    (114, 0), // king danger no queen 37
+    (120, 0), // king danger no queen 38
+    (126, 0), // king danger no queen 39
+    (133, 0), // king danger no queen 40
+    (140, 0), // king danger no queen 41
+    (147, 0), // king danger no queen 42
+    (154, 0), // king danger no queen 43
+    (161, 0), // king danger no queen 44
+    (168, 0), // king danger no queen 45
+    (176, 0), // king danger no queen 46
+    (184, 0), // king danger no queen 47
+    (192, 0), // king danger no queen 48
+    (200, 0), // king danger no queen 49
 ];
 
 /// The name of parameter `i`, as `cellmate tune --eval` writes it.
@@ -467,6 +576,10 @@ pub fn name(i: usize) -> String {
         format!("outpost {}", TYPE[i - OUTPOST])
     } else if in_range(SAFE_CHECK, TYPES) {
         format!("safe check {}", TYPE[i - SAFE_CHECK])
+    } else if in_range(KING_DANGER, DANGER_LEN) {
+        format!("king danger {}", i - KING_DANGER)
+    } else if in_range(KING_DANGER_NO_QUEEN, DANGER_LEN) {
+        format!("king danger no queen {}", i - KING_DANGER_NO_QUEEN)
     } else {
         const SINGLES: [&str; 11] = [
             "doubled",
