@@ -20,6 +20,7 @@ mod match_runner;
 mod match_stats;
 mod memory;
 mod notation;
+mod openings_files;
 mod perft_edge_cases;
 mod perft_suite;
 mod playouts;
