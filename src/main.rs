@@ -214,6 +214,20 @@ enum Command {
         #[arg(long, default_value_t = 0.0)]
         l2: f64,
     },
+    /// Scores one engine over the games of PGN files (`cellmate match --pgn`, split runs of one
+    /// match): the match summary's score, Elo and optional SPRT lines, for all games together.
+    Score {
+        /// PGN files; every game between the same two engines.
+        #[arg(required = true)]
+        pgn: Vec<std::path::PathBuf>,
+        /// The engine scored (its name in the White and Black tags); default: White of the
+        /// first game.
+        #[arg(long)]
+        engine: Option<String>,
+        /// Also the sequential test's standing: `elo0=0,elo1=5[,alpha=0.05,beta=0.05]`.
+        #[arg(long)]
+        sprt: Option<String>,
+    },
     /// Writes balanced openings for matches (`--openings`), one FEN a line: each ply drawn
     /// among the moves a shallow search finds within a margin of the best, the end position
     /// kept when a deeper search scores it near equality (docs/strength.md, "Openings").
@@ -437,6 +451,60 @@ fn openings(variant: &str, spec: &cellmate::book::BookSpec) -> Result<(), String
             spec.count,
             spec.max_tries()
         ));
+    }
+    Ok(())
+}
+
+fn score(
+    files: &[std::path::PathBuf],
+    engine: Option<&str>,
+    sprt: Option<&str>,
+) -> Result<(), String> {
+    use cellmate::referee::{self, stats::Sprt};
+    let sprt = sprt.map(Sprt::parse).transpose()?;
+    let mut games = Vec::new();
+    let mut variant: Option<String> = None;
+    for path in files {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        for (i, chunk) in cellmate::notation::split_games(&text).iter().enumerate() {
+            let g = cellmate::notation::split(chunk)
+                .map_err(|e| format!("{}: game {}: {e}", path.display(), i + 1))?;
+            let tag = |t: &str| g.tag(t).unwrap_or("?").to_string();
+            let v = tag("Variant");
+            match &variant {
+                Some(first) if *first != v => {
+                    return Err(format!(
+                        "{}: game {}: variant {v}, not {first}",
+                        path.display(),
+                        i + 1
+                    ))
+                }
+                _ => variant = Some(v),
+            }
+            let result = g.tag("Result").or(g.result.as_deref()).unwrap_or("*");
+            games.push([tag("White"), tag("Black"), result.to_string()]);
+        }
+    }
+    let t = referee::stats::tally(&games, engine)?;
+    out!(
+        "{} vs {} ({}, {} games from {} file{})\n",
+        t.names[0],
+        t.names[1],
+        variant.as_deref().unwrap_or("?"),
+        t.wdl.games(),
+        files.len(),
+        if files.len() == 1 { "" } else { "s" }
+    );
+    out!("{}", referee::score_lines(&t.names, &t.wdl));
+    if let Some(sprt) = sprt {
+        out!(
+            "{}",
+            referee::sprt_line(&sprt, sprt.llr(&t.wdl), sprt.state(&t.wdl))
+        );
+    }
+    if t.unfinished > 0 {
+        out!("Unfinished: {} (no result, not counted)\n", t.unfinished);
     }
     Ok(())
 }
@@ -684,6 +752,9 @@ fn main() -> ExitCode {
             ..
         }) => tune(&pgn, variant.as_deref(), skip_plies, ridge, bootstrap),
         Some(Command::Openings { variant, spec }) => openings(&variant, &spec),
+        Some(Command::Score { pgn, engine, sprt }) => {
+            score(&pgn, engine.as_deref(), sprt.as_deref())
+        }
     };
     match res {
         Ok(()) => ExitCode::SUCCESS,

@@ -123,6 +123,21 @@ fn tag_line(line: &str) -> Option<(String, String)> {
     Some((name.to_string(), value))
 }
 
+/// The games of a PGN file: each starts at an `[Event` tag line.
+pub fn split_games(pgn: &str) -> Vec<String> {
+    let mut games: Vec<String> = Vec::new();
+    for line in pgn.lines() {
+        if line.trim_start().starts_with("[Event ") || games.is_empty() {
+            games.push(String::new());
+        }
+        let g = games.last_mut().expect("pushed above");
+        g.push_str(line);
+        g.push('\n');
+    }
+    games.retain(|g| g.lines().any(|l| !l.trim().is_empty()));
+    games
+}
+
 /// Splits the input into tags, move words and a result (see the module documentation).
 pub fn split(input: &str) -> Result<GameText, NotationError> {
     let mut out = GameText::default();

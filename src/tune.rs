@@ -95,7 +95,7 @@ pub fn read_records(
     let mut kind = kind;
     let mut records = Vec::new();
     let mut skipped = 0;
-    for chunk in split_games(pgn) {
+    for chunk in notation::split_games(pgn) {
         let Ok(text) = notation::split(&chunk) else {
             skipped += 1;
             continue;
@@ -177,21 +177,6 @@ pub fn read_games(pgn: &str, kind: Option<VariantKind>, skip_plies: usize) -> Da
         }
     }
     data
-}
-
-/// The games of a PGN file: each starts at an `[Event` tag line.
-fn split_games(pgn: &str) -> Vec<String> {
-    let mut games: Vec<String> = Vec::new();
-    for line in pgn.lines() {
-        if line.trim_start().starts_with("[Event ") || games.is_empty() {
-            games.push(String::new());
-        }
-        let g = games.last_mut().expect("pushed above");
-        g.push_str(line);
-        g.push('\n');
-    }
-    games.retain(|g| g.lines().any(|l| !l.trim().is_empty()));
-    games
 }
 
 /// A fitted logistic model: intercept, coefficients and their standard errors (from the

@@ -249,24 +249,17 @@ fn progress_line(cfg: &MatchConfig, wdl: &Wdl) -> String {
 }
 
 /// The end-of-match summary.
-pub fn summary(cfg: &MatchConfig, r: &MatchReport) -> String {
-    let w = &r.wdl;
+/// The score and Elo lines of a summary (also `cellmate score`'s), for `names[0]`.
+pub fn score_lines(names: &[String; 2], w: &Wdl) -> String {
     let mut s = format!(
-        "{} vs {} ({}, {} games played)\n",
-        r.names[0],
-        r.names[1],
-        cfg.variant.name(),
-        w.games()
-    );
-    s.push_str(&format!(
         "Score of {} vs {}: {} {} {}  [{:.3}]\n",
-        r.names[0],
-        r.names[1],
+        names[0],
+        names[1],
         w.wins,
         w.losses,
         w.draws,
         w.score().unwrap_or(0.5)
-    ));
+    );
     s.push_str(&format!("Elo difference: {}", fmt_elo(w.elo(), w)));
     match w.elo_error95() {
         Some(e) => s.push_str(&format!(" ± {e:.1} (95%)")),
@@ -276,17 +269,35 @@ pub fn summary(cfg: &MatchConfig, r: &MatchReport) -> String {
         s.push_str(&format!(", LOS {:.1}%", los * 100.0));
     }
     s.push('\n');
+    s
+}
+
+/// An SPRT's line of a summary.
+pub fn sprt_line(sprt: &Sprt, llr: f64, state: SprtState) -> String {
+    let (a, b) = sprt.bounds();
+    let verdict = match state {
+        SprtState::AcceptH1 => "H1 accepted",
+        SprtState::AcceptH0 => "H0 accepted",
+        SprtState::Continue => "no decision",
+    };
+    format!(
+        "SPRT: elo0={} elo1={} alpha={} beta={}: LLR {llr:.2} [{a:.2}, {b:.2}], {verdict}\n",
+        sprt.elo0, sprt.elo1, sprt.alpha, sprt.beta
+    )
+}
+
+pub fn summary(cfg: &MatchConfig, r: &MatchReport) -> String {
+    let w = &r.wdl;
+    let mut s = format!(
+        "{} vs {} ({}, {} games played)\n",
+        r.names[0],
+        r.names[1],
+        cfg.variant.name(),
+        w.games()
+    );
+    s.push_str(&score_lines(&r.names, w));
     if let (Some(sprt), Some((llr, state))) = (&cfg.sprt, r.sprt) {
-        let (a, b) = sprt.bounds();
-        let verdict = match state {
-            SprtState::AcceptH1 => "H1 accepted",
-            SprtState::AcceptH0 => "H0 accepted",
-            SprtState::Continue => "no decision",
-        };
-        s.push_str(&format!(
-            "SPRT: elo0={} elo1={} alpha={} beta={}: LLR {llr:.2} [{a:.2}, {b:.2}], {verdict}\n",
-            sprt.elo0, sprt.elo1, sprt.alpha, sprt.beta
-        ));
+        s.push_str(&sprt_line(sprt, llr, state));
     }
     let mut terms: Vec<(String, usize)> = Vec::new();
     for (_, g) in &r.games {

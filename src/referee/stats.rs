@@ -223,3 +223,53 @@ impl Sprt {
         }
     }
 }
+
+/// One engine's results over games read back from PGN (`cellmate score`): against whom, and
+/// how many games had no result (`*`, not counted).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Tally {
+    pub names: [String; 2],
+    pub wdl: Wdl,
+    pub unfinished: u64,
+}
+
+/// Tallies `games` (White, Black, Result) for the engine `name` (default: White of the first
+/// game). Every game must be between the same two engines.
+pub fn tally(games: &[[String; 3]], name: Option<&str>) -> Result<Tally, String> {
+    let first = games.first().ok_or("no games")?;
+    let me = name.unwrap_or(&first[0]).to_string();
+    let mut other: Option<String> = None;
+    let mut t = Tally {
+        names: [me.clone(), String::new()],
+        wdl: Wdl::default(),
+        unfinished: 0,
+    };
+    for (i, [white, black, result]) in games.iter().enumerate() {
+        let (opp, me_white) = if *white == me {
+            (black, true)
+        } else if *black == me {
+            (white, false)
+        } else {
+            return Err(format!("game {}: {white} v {black}, not {me}", i + 1));
+        };
+        match &other {
+            None => other = Some(opp.clone()),
+            Some(o) if o != opp => {
+                return Err(format!("game {}: {me} v {opp}, not v {o}", i + 1));
+            }
+            _ => {}
+        }
+        let white_x2 = match result.as_str() {
+            "1-0" => 2,
+            "1/2-1/2" => 1,
+            "0-1" => 0,
+            _ => {
+                t.unfinished += 1;
+                continue;
+            }
+        };
+        t.wdl.add(if me_white { white_x2 } else { 2 - white_x2 });
+    }
+    t.names[1] = other.unwrap_or_default();
+    Ok(t)
+}

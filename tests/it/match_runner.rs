@@ -558,3 +558,123 @@ fn openings_start_picks_the_first_opening() {
     assert!(!out.status.success());
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `cellmate score` over the PGN of a match gives the match's own score and Elo lines, and over
+/// the PGNs of two runs the sum of both; the engine scored can be either; games of another
+/// pair of engines or another variant are refused.
+#[test]
+fn score_reads_back_what_the_match_wrote() {
+    let dir = std::env::temp_dir().join(format!("cellmate-score-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let run = |seed: &str, variant: &str, pgn: &std::path::Path| {
+        let out = Command::new(BIN)
+            .args(["match", "--engine"])
+            .arg(format!("cmd={BIN},name=Deep,depth=1"))
+            .args([
+                "--engine",
+                "builtin=random",
+                "--games",
+                "6",
+                "--max-plies",
+                "40",
+            ])
+            .args([
+                "--variant",
+                variant,
+                "--seed",
+                seed,
+                "--random-plies",
+                "2",
+                "--quiet",
+            ])
+            .arg("--pgn")
+            .arg(pgn)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let score = |args: &[&std::path::Path], extra: &[&str]| {
+        let out = Command::new(BIN)
+            .arg("score")
+            .args(args)
+            .args(extra)
+            .output()
+            .unwrap();
+        (
+            out.status.success(),
+            String::from_utf8(out.stdout).unwrap(),
+            String::from_utf8(out.stderr).unwrap(),
+        )
+    };
+    // "Score of Deep vs random: W L D  [s]" as numbers.
+    let wld = |summary: &str| -> [u64; 3] {
+        let line = summary.lines().find(|l| l.starts_with("Score of")).unwrap();
+        let nums: Vec<u64> = line
+            .split(':')
+            .nth(1)
+            .unwrap()
+            .split_whitespace()
+            .take(3)
+            .map(|n| n.parse().unwrap())
+            .collect();
+        [nums[0], nums[1], nums[2]]
+    };
+    let (a, b, c) = (dir.join("a.pgn"), dir.join("b.pgn"), dir.join("c.pgn"));
+    let first = run("3", "chess", &a);
+    let second = run("4", "chess", &b);
+    let (ok, one, err) = score(&[&a], &[]);
+    assert!(ok, "{err}");
+    let lines = |s: &str| -> Vec<String> {
+        s.lines()
+            .filter(|l| l.starts_with("Score of") || l.starts_with("Elo difference"))
+            .map(String::from)
+            .collect()
+    };
+    assert_eq!(lines(&one), lines(&first), "{one}\n{first}");
+    assert!(
+        one.starts_with("Deep vs random (chess, 6 games from 1 file)\n"),
+        "{one}"
+    );
+    let (ok, both, err) = score(&[&a, &b], &["--sprt", "elo0=0,elo1=10"]);
+    assert!(ok, "{err}");
+    assert!(
+        both.starts_with("Deep vs random (chess, 12 games from 2 files)\n"),
+        "{both}"
+    );
+    let (x, y) = (wld(&first), wld(&second));
+    assert_eq!(wld(&both), [x[0] + y[0], x[1] + y[1], x[2] + y[2]]);
+    assert!(
+        both.contains("\nSPRT: elo0=0 elo1=10 alpha=0.05 beta=0.05: LLR "),
+        "{both}"
+    );
+    // From the other engine's side: its wins are Deep's losses.
+    let (ok, other, _) = score(&[&a], &["--engine", "random"]);
+    assert!(ok);
+    assert!(
+        other.starts_with("random vs Deep (chess, 6 games"),
+        "{other}"
+    );
+    assert_eq!(wld(&other), [x[1], x[0], x[2]]);
+    // Refused: an engine of no game, another variant, a missing file.
+    let (ok, _, err) = score(&[&a], &["--engine", "nobody"]);
+    assert!(!ok);
+    assert_eq!(err.trim(), "cellmate: game 1: Deep v random, not nobody");
+    run("5", "recursion", &c);
+    let (ok, _, err) = score(&[&a, &c], &[]);
+    assert!(!ok);
+    assert_eq!(
+        err.trim(),
+        format!(
+            "cellmate: {}: game 1: variant recursion, not chess",
+            c.display()
+        )
+    );
+    let (ok, _, err) = score(&[&dir.join("none.pgn")], &[]);
+    assert!(!ok && err.starts_with("cellmate: cannot read "), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
