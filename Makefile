@@ -241,7 +241,8 @@ host-check:
 # idle machine, one row per core). `make strength ROWS="depth1-immune random-chess"` runs some;
 # GAMES=N overrides the number of games (a quick check). OPENINGS_START=N starts the rows
 # that read an openings file (sf-N, base-V) at its N-th position, for a long row split into runs
-# (GAMES=100 OPENINGS_START=51 after a first 100 games).
+# (GAMES=100 OPENINGS_START=51 after a first 100 games). A row's PGN file gathers its runs
+# (--pgn appends): `cellmate score $(STRENGTH_DIR)/ROW.pgn --engine cellmate` scores them all.
 # A copy of the binary is used so that a rebuild does not swap it mid-run.
 STRENGTH_DIR ?= /tmp/cellmate-strength
 STRENGTH_BIN ?= $(BIN)

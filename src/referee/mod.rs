@@ -248,7 +248,6 @@ fn progress_line(cfg: &MatchConfig, wdl: &Wdl) -> String {
     s
 }
 
-/// The end-of-match summary.
 /// The score and Elo lines of a summary (also `cellmate score`'s), for `names[0]`.
 pub fn score_lines(names: &[String; 2], w: &Wdl) -> String {
     let mut s = format!(
@@ -286,6 +285,7 @@ pub fn sprt_line(sprt: &Sprt, llr: f64, state: SprtState) -> String {
     )
 }
 
+/// The end-of-match summary.
 pub fn summary(cfg: &MatchConfig, r: &MatchReport) -> String {
     let w = &r.wdl;
     let mut s = format!(
