@@ -145,8 +145,7 @@ impl Acc for Sum<'_> {
 
 /// A position's evaluation as counts of the parameters, White's minus Black's: the
 /// evaluation from White's view is `Σ coef[i]·(mg[i]·phase + eg[i]·(24 − phase)) / 24`,
-/// plus [`TEMPO`] for the side to move
-/// (see [`trace`]).
+/// plus [`TEMPO`] for the side to move (see [`trace`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Trace {
     pub coef: Vec<i32>,
