@@ -595,7 +595,7 @@ impl<'a, V: Evaluate> Worker<'a, V> {
                     self.update_pv(ply, m);
                     if score >= beta {
                         if quiet {
-                            let bonus = (depth * depth).min(1200) * 4;
+                            let bonus = history_bonus(depth);
                             let stm = self.pos.side_to_move();
                             self.order
                                 .cutoff(ply, stm, (m, key), &quiets_tried, lead, bonus);
@@ -727,6 +727,12 @@ impl<'a, V: Evaluate> Worker<'a, V> {
         self.shared.tt.store(key, best_move, best, 0, bound, ply);
         best
     }
+}
+
+/// The history a quiet move gains for a cutoff at `depth` (and the quiet moves tried before
+/// it lose): 170 a ply of depth less 120, at most 1500 (histories saturate at 16 384).
+fn history_bonus(depth: i32) -> i32 {
+    (170 * depth - 120).clamp(0, 1500)
 }
 
 /// The soft time limit after an iteration: `soft` scaled by how many iterations in a row kept
