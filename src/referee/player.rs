@@ -20,8 +20,13 @@ use crate::variants::{AnyPos, VariantKind};
 /// How long an engine may take to start (`uciok`, `feature done=1`) or to answer `isready` /
 /// `ping`.
 pub const INIT_TIMEOUT: Duration = Duration::from_secs(15);
-/// How long an XBoard engine that never says `feature done=0` gets to send its features.
+/// How long an XBoard engine that never says `feature done=0` gets to send its features
+/// (XBoard's own wait).
 const FEATURE_WAIT: Duration = Duration::from_secs(2);
+/// How long an XBoard engine that has said nothing at all yet gets to say its first line: one
+/// still starting (an interpreter on a loaded machine) is waited for, as cutechess-cli waits
+/// 8 s; an engine of protocol 1, which never answers `protover`, costs this once.
+const FIRST_LINE_WAIT: Duration = Duration::from_secs(8);
 
 /// What a player answered when asked for a move (or said unasked).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -564,10 +569,13 @@ impl XboardEngine {
             thinking: false,
         };
         let mut myname = None;
-        let mut deadline = Instant::now() + FEATURE_WAIT;
+        let started = Instant::now();
+        let mut deadline = started + FEATURE_WAIT;
+        let mut spoke = false;
         'features: loop {
             match e.p.recv(deadline) {
                 Recv::Line(l, _) => {
+                    spoke = true;
                     if !l.starts_with("feature ") {
                         continue;
                     }
@@ -596,6 +604,9 @@ impl XboardEngine {
                             deadline = Instant::now() + INIT_TIMEOUT;
                         }
                     }
+                }
+                Recv::Timeout if !spoke && deadline < started + FIRST_LINE_WAIT => {
+                    deadline = started + FIRST_LINE_WAIT;
                 }
                 Recv::Timeout => break,
                 Recv::Eof => return Err("exited during the feature exchange".into()),

@@ -110,6 +110,21 @@ fn four_plies(first: EngineSpec, limit: Limit, stall_gap: Duration) -> MatchRepo
     r
 }
 
+/// An XBoard engine that says nothing for 3 s after it starts (past XBoard's 2 s feature
+/// wait, as a Python engine on a loaded machine) still has its features read: its name, and
+/// `usermove=1` (the fake ignores a move sent without the word, so its second move, ply 3,
+/// comes only if the referee says `usermove`).
+#[test]
+fn a_slow_starting_engine_has_its_features_read() {
+    let r = four_plies(
+        fake("xboard", "slowstart:3"),
+        Limit::Depth(1),
+        Duration::from_secs(2),
+    );
+    assert_eq!(r.names[0], "fake-slowstart");
+    assert_eq!(r.faults(), cellmate::referee::Faults::default());
+}
+
 /// A stall: 1.5 s without a line while thinking (XBoard, `st 5`), over a 1 s stall gap.
 /// Counted, not a loss: the move came in time.
 #[test]

@@ -16,12 +16,16 @@ game, and misbehaves at its second:
   chatty:S  thinks S seconds but prints a line every 0.25 s ("info string ..." / "# ..."),
             then plays a legal pawn move (no stall however long S is)
   quitcrash plays normally but exits with status 3 when told to quit
+  slowstart:S  sleeps S seconds before reading anything (an engine slow to start), then
+            plays normally
 """
 import sys
 import time
 
 proto, mode = sys.argv[1], sys.argv[2]
 mode, _, arg = mode.partition(":")
+if mode == "slowstart":
+    time.sleep(float(arg))
 
 
 def out(line):
