@@ -227,6 +227,10 @@ enum Command {
         /// Also the sequential test's standing: `elo0=0,elo1=5[,alpha=0.05,beta=0.05]`.
         #[arg(long)]
         sprt: Option<String>,
+        /// Count a game that repeats an earlier one move for move (same start, same players
+        /// in the same colours, same moves) only once.
+        #[arg(long)]
+        distinct: bool,
     },
     /// Writes balanced openings for matches (`--openings`), one FEN a line: each ply drawn
     /// among the moves a shallow search finds within a margin of the best, the end position
@@ -423,6 +427,9 @@ fn run_match(a: MatchArgs) -> Result<(), String> {
     cfg.stall_report = a.stall_report;
     cfg.max_plies = (a.max_plies > 0).then_some(a.max_plies);
     cfg.progress = !a.quiet;
+    if let Some(w) = cfg.repeat_warning() {
+        eprintln!("{w}");
+    }
     let report = referee::run(&cfg)?;
     out!("{}", referee::summary(&cfg, &report));
     Ok(())
@@ -459,10 +466,14 @@ fn score(
     files: &[std::path::PathBuf],
     engine: Option<&str>,
     sprt: Option<&str>,
+    distinct: bool,
 ) -> Result<(), String> {
     use cellmate::referee::{self, stats::Sprt};
     let sprt = sprt.map(Sprt::parse).transpose()?;
     let mut games = Vec::new();
+    // Games seen: start, players, moves. A repeat is counted, and skipped with `distinct`.
+    let mut seen = std::collections::HashSet::new();
+    let mut repeats = 0;
     let mut variant: Option<String> = None;
     for path in files {
         let text = std::fs::read_to_string(path)
@@ -481,6 +492,13 @@ fn score(
                     ))
                 }
                 _ => variant = Some(v),
+            }
+            let moves: Vec<&str> = g.moves.iter().map(|w| w.text.as_str()).collect();
+            if !seen.insert((tag("FEN"), tag("White"), tag("Black"), moves.join(" "))) {
+                repeats += 1;
+                if distinct {
+                    continue;
+                }
             }
             let result = g.tag("Result").or(g.result.as_deref()).unwrap_or("*");
             games.push([tag("White"), tag("Black"), result.to_string()]);
@@ -505,6 +523,16 @@ fn score(
     }
     if t.unfinished > 0 {
         out!("Unfinished: {} (no result, not counted)\n", t.unfinished);
+    }
+    if repeats > 0 {
+        out!(
+            "Repeats: {repeats} games repeat an earlier one move for move ({})\n",
+            if distinct {
+                "not counted"
+            } else {
+                "counted; --distinct counts each once"
+            }
+        );
     }
     Ok(())
 }
@@ -752,9 +780,12 @@ fn main() -> ExitCode {
             ..
         }) => tune(&pgn, variant.as_deref(), skip_plies, ridge, bootstrap),
         Some(Command::Openings { variant, spec }) => openings(&variant, &spec),
-        Some(Command::Score { pgn, engine, sprt }) => {
-            score(&pgn, engine.as_deref(), sprt.as_deref())
-        }
+        Some(Command::Score {
+            pgn,
+            engine,
+            sprt,
+            distinct,
+        }) => score(&pgn, engine.as_deref(), sprt.as_deref(), distinct),
     };
     match res {
         Ok(()) => ExitCode::SUCCESS,

@@ -106,6 +106,33 @@ impl MatchConfig {
         o
     }
 
+    /// How many games can differ when the engines are deterministic (one thread, a node or
+    /// depth limit, as cellmate's own): each pair of games replays the same opening, so with
+    /// no random plies the games after the first two per opening repeat earlier ones move for
+    /// move. `None` when the games can all differ (random plies, or a limit by time).
+    pub fn distinct_games(&self) -> Option<usize> {
+        let fixed = |l: Limit| matches!(l, Limit::Nodes(_) | Limit::Depth(_));
+        if self.random_plies > 0 || !(fixed(self.limit_of(0)) && fixed(self.limit_of(1))) {
+            return None;
+        }
+        Some(2 * self.openings.len().max(1))
+    }
+
+    /// A warning when more games are asked for than can differ ([`Self::distinct_games`]).
+    pub fn repeat_warning(&self) -> Option<String> {
+        let distinct = self.distinct_games()?;
+        (self.games > distinct).then(|| {
+            format!(
+                "warning: {} games from {} opening{} at a fixed node or depth limit: deterministic \
+                 engines repeat the first {distinct} games move for move after that, and repeats \
+                 add nothing to a score or an SPRT; add --random-plies N to vary the games",
+                self.games,
+                self.openings.len().max(1),
+                if self.openings.len() > 1 { "s" } else { "" }
+            )
+        })
+    }
+
     fn limit_of(&self, engine: usize) -> Limit {
         self.engines[engine].limit.unwrap_or(self.limit)
     }
@@ -537,4 +564,39 @@ pub fn run(cfg: &MatchConfig) -> Result<MatchReport, String> {
         std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }
     Ok(report)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Games that can differ: two per opening at a node or depth limit without random plies;
+    /// no bound with random plies or when either engine plays by the clock.
+    #[test]
+    fn distinct_games_by_limit_openings_and_random_plies() {
+        let spec = |s: &str| EngineSpec::parse(s).unwrap();
+        let mut cfg = MatchConfig::new([spec("builtin=random"), spec("cmd=x")], VariantKind::Chess);
+        cfg.games = 4000;
+        cfg.limit = Limit::Nodes(25_000);
+        cfg.openings = vec!["8/8/8/8/8/8/8/K6k w - - 0 1".to_string(); 200];
+        assert_eq!(cfg.distinct_games(), Some(400));
+        assert!(cfg.repeat_warning().unwrap().starts_with(
+            "warning: 4000 games from 200 openings at a fixed node or depth limit: \
+             deterministic engines repeat the first 400 games"
+        ));
+        cfg.games = 400;
+        assert_eq!(cfg.repeat_warning(), None);
+        cfg.openings.clear();
+        cfg.limit = Limit::Depth(3);
+        assert_eq!(cfg.distinct_games(), Some(2));
+        cfg.random_plies = 2;
+        assert_eq!(cfg.distinct_games(), None);
+        cfg.random_plies = 0;
+        cfg.limit = Limit::parse_tc("10+0.1").unwrap();
+        assert_eq!(cfg.distinct_games(), None);
+        // One engine by the clock: its games vary.
+        cfg.limit = Limit::Nodes(1000);
+        cfg.engines[1] = spec("cmd=x,tc=10+0.1");
+        assert_eq!(cfg.distinct_games(), None);
+    }
 }

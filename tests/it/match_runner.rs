@@ -574,6 +574,55 @@ fn openings_start_picks_the_first_opening() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// Two deterministic engines (cellmate at depth 1, one thread) from one start without random
+/// plies: games 3 and 4 repeat games 1 and 2 move for move. The match warns before it starts,
+/// and `score` finds the repeats; with random plies there is no warning.
+#[test]
+fn a_match_that_can_only_repeat_its_games_says_so() {
+    let dir = std::env::temp_dir().join(format!("cellmate-repeat-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let pgn = dir.join("r.pgn");
+    let play = |extra: &[&str]| {
+        let out = Command::new(BIN)
+            .args(["match", "--engine"])
+            .arg(format!("cmd={BIN},name=A"))
+            .arg("--engine")
+            .arg(format!("cmd={BIN},name=B"))
+            .args([
+                "--depth",
+                "1",
+                "--games",
+                "4",
+                "--max-plies",
+                "30",
+                "--quiet",
+            ])
+            .args(extra)
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        String::from_utf8(out.stderr).unwrap()
+    };
+    let err = play(&["--pgn", pgn.to_str().unwrap()]);
+    assert_eq!(
+        err,
+        "warning: 4 games from 1 opening at a fixed node or depth limit: deterministic engines \
+         repeat the first 2 games move for move after that, and repeats add nothing to a score \
+         or an SPRT; add --random-plies N to vary the games\n"
+    );
+    let out = Command::new(BIN).arg("score").arg(&pgn).output().unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.ends_with(
+            "\nRepeats: 2 games repeat an earlier one move for move (counted; --distinct \
+             counts each once)\n"
+        ),
+        "{text}"
+    );
+    assert_eq!(play(&["--random-plies", "2"]), "");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// `cellmate score` over the PGN of a match gives the match's own score and Elo lines, and over
 /// the PGNs of two runs the sum of both; the engine scored can be either; games of another
 /// pair of engines or another variant are refused.
@@ -667,6 +716,30 @@ fn score_reads_back_what_the_match_wrote() {
         both.contains("\nSPRT: elo0=0 elo1=10 alpha=0.05 beta=0.05: LLR "),
         "{both}"
     );
+    // The same file twice: every game of the second copy is a repeat, counted once with
+    // --distinct.
+    let (ok, twice, _) = score(&[&a, &a], &[]);
+    assert!(ok);
+    assert!(
+        twice.contains("(chess, 12 games from 2 files)\n"),
+        "{twice}"
+    );
+    assert!(
+        twice.ends_with(
+            "\nRepeats: 6 games repeat an earlier one move for move (counted; --distinct \
+             counts each once)\n"
+        ),
+        "{twice}"
+    );
+    let (ok, once, _) = score(&[&a, &a], &["--distinct"]);
+    assert!(ok);
+    assert!(once.contains("(chess, 6 games from 2 files)\n"), "{once}");
+    assert_eq!(wld(&once), x);
+    assert!(
+        once.ends_with("\nRepeats: 6 games repeat an earlier one move for move (not counted)\n"),
+        "{once}"
+    );
+    assert!(!one.contains("Repeats"), "{one}");
     // From the other engine's side: its wins are Deep's losses.
     let (ok, other, _) = score(&[&a], &["--engine", "random"]);
     assert!(ok);
