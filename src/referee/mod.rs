@@ -109,10 +109,14 @@ impl MatchConfig {
     /// How many games can differ when the engines are deterministic (one thread, a node or
     /// depth limit, as cellmate's own): each pair of games replays the same opening, so with
     /// no random plies the games after the first two per opening repeat earlier ones move for
-    /// move. `None` when the games can all differ (random plies, or a limit by time).
+    /// move. `None` when the games can all differ (random plies, a limit by time, or the
+    /// built-in random mover, whose moves depend on the game's number).
     pub fn distinct_games(&self) -> Option<usize> {
-        let fixed = |l: Limit| matches!(l, Limit::Nodes(_) | Limit::Depth(_));
-        if self.random_plies > 0 || !(fixed(self.limit_of(0)) && fixed(self.limit_of(1))) {
+        let fixed = |i: usize| {
+            self.engines[i].builtin.is_none()
+                && matches!(self.limit_of(i), Limit::Nodes(_) | Limit::Depth(_))
+        };
+        if self.random_plies > 0 || !(fixed(0) && fixed(1)) {
             return None;
         }
         Some(2 * self.openings.len().max(1))
@@ -571,11 +575,12 @@ mod tests {
     use super::*;
 
     /// Games that can differ: two per opening at a node or depth limit without random plies;
-    /// no bound with random plies or when either engine plays by the clock.
+    /// no bound with random plies, when either engine plays by the clock, or against the
+    /// random mover.
     #[test]
     fn distinct_games_by_limit_openings_and_random_plies() {
         let spec = |s: &str| EngineSpec::parse(s).unwrap();
-        let mut cfg = MatchConfig::new([spec("builtin=random"), spec("cmd=x")], VariantKind::Chess);
+        let mut cfg = MatchConfig::new([spec("cmd=y"), spec("cmd=x")], VariantKind::Chess);
         cfg.games = 4000;
         cfg.limit = Limit::Nodes(25_000);
         cfg.openings = vec!["8/8/8/8/8/8/8/K6k w - - 0 1".to_string(); 200];
@@ -598,5 +603,10 @@ mod tests {
         cfg.limit = Limit::Nodes(1000);
         cfg.engines[1] = spec("cmd=x,tc=10+0.1");
         assert_eq!(cfg.distinct_games(), None);
+        // The random mover: its moves depend on the game's number.
+        cfg.engines[1] = spec("builtin=random");
+        assert_eq!(cfg.distinct_games(), None);
+        cfg.engines[1] = spec("cmd=x");
+        assert_eq!(cfg.distinct_games(), Some(2));
     }
 }
