@@ -493,15 +493,17 @@ fn score(
                 }
                 _ => variant = Some(v),
             }
+            let players = [tag("White"), tag("Black")];
             let moves: Vec<&str> = g.moves.iter().map(|w| w.text.as_str()).collect();
-            if !seen.insert((tag("FEN"), tag("White"), tag("Black"), moves.join(" "))) {
+            if !seen.insert((tag("FEN"), players.clone(), moves.join(" "))) {
                 repeats += 1;
                 if distinct {
                     continue;
                 }
             }
             let result = g.tag("Result").or(g.result.as_deref()).unwrap_or("*");
-            games.push([tag("White"), tag("Black"), result.to_string()]);
+            let [white, black] = players;
+            games.push([white, black, result.to_string()]);
         }
     }
     let t = referee::stats::tally(&games, engine)?;
