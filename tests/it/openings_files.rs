@@ -1,6 +1,8 @@
 //! The balanced openings of `tests/data/openings/` (docs/strength.md, "Openings"): each file
 //! reads for its variant with the number of distinct positions the docs give, none of them a
 //! finished game; and the engine-made files name the documented command in their header.
+//! Also the Immune endings file of `tests/data/endings/` (docs/strength.md, "Immune Chess
+//! endings").
 
 use std::collections::HashSet;
 use std::path::PathBuf;
@@ -66,5 +68,20 @@ fn engine_made_openings_name_their_command() {
             expected.lines().take(1).collect::<Vec<_>>(),
             "{variant}"
         );
+    }
+}
+
+/// The endings file (`scripts/ending_positions.py`, docs/strength.md "Immune Chess endings"):
+/// 53 distinct Immune positions, none a finished game, each with the draw rule's count at 0.
+#[test]
+fn immune_endings_read() {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/endings/immune.epd");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let fens = read_openings(VariantKind::from_name("immune").unwrap(), &text).unwrap();
+    assert_eq!(fens.len(), 53);
+    assert_eq!(fens.iter().collect::<HashSet<_>>().len(), 53);
+    for fen in &fens {
+        let fields: Vec<&str> = fen.split_whitespace().collect();
+        assert_eq!(fields[fields.len() - 2], "0", "{fen}");
     }
 }
