@@ -49,6 +49,14 @@ const THREAT_DIV: i32 = 8;
 const EXPOSED: i32 = 40;
 /// Centipawns per rank an Invader has advanced towards White's camp.
 const ADVANCE: i32 = 3;
+/// The ending: at most this many Invaders left.
+const END_INVADERS: i32 = 12;
+/// Centipawns per move an Invader has in the ending (on top of `MOBILITY`).
+const END_MOBILITY: i32 = 10;
+/// Centipawns an Invader with no Invader beside it costs Black in the ending.
+const LOOSE: i32 = 40;
+/// Centipawns per safe move (onto a square no Invader attacks) of White's last two capturers.
+const SAFE_MOVE: i32 = 15;
 
 /// The features of Immune Chess: each side's own count of each type (the armies differ),
 /// except that the three cells that move alike (Basophil, Eosinophil, Neutrophil: an
@@ -220,6 +228,26 @@ fn eval_board<B: BitSet>(p: &ImmuneBoard<B>, stm: Color) -> i32 {
     if invaders <= 5 {
         score[0] += 60 * (6 - invaders);
     }
+    // The ending (IM-6): with few Invaders left White wins by taking them one by one or by
+    // leaving them no move (a side with no legal move loses), Black by hunting White's last
+    // capturers. Each side's room to move counts for more, and a lone Invader (no Invader
+    // beside it to recapture) is a target.
+    if invaders <= END_INVADERS && capturers > 0 {
+        let swarm = p.pieces(Color::Black, INVADER);
+        for sq in swarm.squares() {
+            let r = p.reach(sq);
+            score[1] += END_MOBILITY * r.moves.count() as i32;
+            if (r.attacks & swarm).is_empty() {
+                score[1] -= LOOSE;
+            }
+        }
+    }
+    if capturers <= 2 {
+        for sq in p.capturers(Color::White).squares() {
+            let safe = p.reach(sq).moves & !attacked[1];
+            score[0] += SAFE_MOVE * safe.count() as i32;
+        }
+    }
     // Invaders that advance press on White's camp.
     let geo = rules.geo;
     let h = geo.height as i32;
@@ -273,11 +301,27 @@ mod tests {
         // Macrophage a1 (queen range 2): moves a2 a3 b1 c1 b2 c3 = 6. Invaders a10, a8 (ranks
         // index 9 and 7) and j1: moves a10: a9 b10 (2); a8: a9 a7 b8 (3); j1: i1 j2 (2) = 7.
         // Nothing is attacked. Race: White has 1 capturer (+150·3 for Black), 3 invaders
-        // (+60·3 for White). Advance: (9-9)·3 + (9-7)·3 + (9-0)·3 = 33.
-        let white = VALUE[MACROPHAGE as usize] + 4 * 6 + 180;
-        let black = 3 * 100 + 4 * 7 + 450 + 33;
+        // (+60·3 for White). Advance: (9-9)·3 + (9-7)·3 + (9-0)·3 = 33. The ending (three
+        // Invaders): each of their 7 moves `END_MOBILITY` more, all three lone (`LOOSE` each),
+        // and the last capturer's 6 moves all safe (`SAFE_MOVE` each).
+        let white = VALUE[MACROPHAGE as usize] + 4 * 6 + 180 + SAFE_MOVE * 6;
+        let black = 3 * 100 + 4 * 7 + 450 + 33 + END_MOBILITY * 7 - 3 * LOOSE;
         assert_eq!(
             eval("i9/10/i9/10/10/10/10/10/10/M8i w - 0 1"),
+            white - black
+        );
+    }
+
+    /// IM-6, the ending: White's last capturer counts only the moves no Invader attacks.
+    /// Macrophage a1 (moves a2 a3 b1 c1 b2 c3); the Invader c2 attacks c1, b2 and c3, so 3 are
+    /// safe. Invaders c2 (4 moves) and j10 (2), both lone; neither side attacks a piece. Race
+    /// 150·3 for Black, 60·4 for White; advance (9−1)·3.
+    #[test]
+    fn im6_ending_counts_safe_moves_and_lone_invaders() {
+        let white = VALUE[MACROPHAGE as usize] + 4 * 6 + 240 + SAFE_MOVE * 3;
+        let black = 200 + 4 * 6 + 450 + 24 + END_MOBILITY * 6 - 2 * LOOSE;
+        assert_eq!(
+            eval("9i/10/10/10/10/10/10/10/2i7/M9 w - 0 1"),
             white - black
         );
     }
@@ -289,8 +333,8 @@ mod tests {
         let fen = format!("i15/16/i15/{}M14i w - 0 1", "16/".repeat(12));
         let p = Immune::from_fen(&fen).expect("fen");
         assert!(matches!(p, Immune::Large(_)));
-        let white = VALUE[MACROPHAGE as usize] + 4 * 6 + 180;
-        let black = 3 * 100 + 4 * 7 + 450 + 51;
+        let white = VALUE[MACROPHAGE as usize] + 4 * 6 + 180 + SAFE_MOVE * 6;
+        let black = 3 * 100 + 4 * 7 + 450 + 51 + END_MOBILITY * 7 - 3 * LOOSE;
         assert_eq!(p.evaluate(), white - black);
     }
 
@@ -317,11 +361,12 @@ mod tests {
     /// White: B-cell 800, mobility 4·1 (its empty lane square a2), takes first half the hanging
     /// Invader (50), race 60·4 (two Invaders left). Black: 200, mobility 4·4 (a3: a2 b3; a4:
     /// a5 b4), the hanging a3 −100/8, two exposed −2·EXPOSED, race 150·3 (one capturer left),
-    /// advance (9−2 + 9−3)·3.
+    /// advance (9−2 + 9−3)·3; the ending: the two Invaders stand side by side (neither lone)
+    /// with 4 moves (`END_MOBILITY` each), and the B-cell, White's last capturer, has no move.
     #[test]
     fn im5_shot_targets_hang_and_lanes_expose() {
         let white = VALUE[B_CELL as usize] + 4 + 50 + 240;
-        let black = 200 + 16 - 100 / THREAT_DIV - 2 * EXPOSED + 450 + 39;
+        let black = 200 + 16 - 100 / THREAT_DIV - 2 * EXPOSED + 450 + 39 + END_MOBILITY * 4;
         assert_eq!(eval("10/10/10/10/10/10/i9/i9/10/B9 w - 0 1"), white - black);
     }
 }
