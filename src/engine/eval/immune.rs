@@ -1,6 +1,7 @@
 //! Evaluation of Immune Chess: material by measured values, mobility, threats, and the race
 //! of IM-6 — White loses when it has no capturing piece left, Black when no Invader is left,
-//! so the last few of each count for more.
+//! so the last few of each count for more — and the ending's terms (lone Invaders, room to
+//! move).
 //!
 //! The values are measured (`cellmate tune`, see `docs/strength.md` "Measured values"); the
 //! `value` of each piece definition in `variants/immune/pieces.rs` is only the rules room's
@@ -55,7 +56,9 @@ const END_INVADERS: i32 = 12;
 const END_MOBILITY: i32 = 10;
 /// Centipawns an Invader with no Invader beside it costs Black in the ending.
 const LOOSE: i32 = 40;
-/// Centipawns per safe move (onto a square no Invader attacks) of White's last two capturers.
+/// White's last capturers: at most this many left.
+const LAST_CAPTURERS: i32 = 2;
+/// Centipawns per safe move (onto a square no Invader attacks) of White's last capturers.
 const SAFE_MOVE: i32 = 15;
 
 /// The features of Immune Chess: each side's own count of each type (the armies differ),
@@ -242,7 +245,7 @@ fn eval_board<B: BitSet>(p: &ImmuneBoard<B>, stm: Color) -> i32 {
             }
         }
     }
-    if capturers <= 2 {
+    if capturers <= LAST_CAPTURERS {
         for sq in p.capturers(Color::White).squares() {
             let safe = p.reach(sq).moves & !attacked[1];
             score[0] += SAFE_MOVE * safe.count() as i32;
