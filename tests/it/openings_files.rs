@@ -14,9 +14,14 @@ use cellmate::variants::VariantKind;
 const BIN: &str = env!("CARGO_BIN_EXE_cellmate");
 
 fn file(variant: &str) -> String {
+    data(&format!("openings/{variant}.epd"))
+}
+
+/// A file of `tests/data/`.
+fn data(name: &str) -> String {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data/openings")
-        .join(format!("{variant}.epd"));
+        .join("tests/data")
+        .join(name);
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
@@ -75,9 +80,11 @@ fn engine_made_openings_name_their_command() {
 /// 53 distinct Immune positions, none a finished game, each with the draw rule's count at 0.
 #[test]
 fn immune_endings_read() {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/endings/immune.epd");
-    let text = std::fs::read_to_string(&path).unwrap();
-    let fens = read_openings(VariantKind::from_name("immune").unwrap(), &text).unwrap();
+    let fens = read_openings(
+        VariantKind::from_name("immune").unwrap(),
+        &data("endings/immune.epd"),
+    )
+    .unwrap();
     assert_eq!(fens.len(), 53);
     assert_eq!(fens.iter().collect::<HashSet<_>>().len(), 53);
     for fen in &fens {

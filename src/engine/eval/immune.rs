@@ -158,6 +158,15 @@ fn eval_board<B: BitSet>(p: &ImmuneBoard<B>, stm: Color) -> i32 {
     let mut shot = [B::EMPTY; 2];
     let mut lanes = [B::EMPTY; 2];
     let mut mobility = [0i32; 2];
+    // The race and the ending (IM-6, below) read these; the ending's terms are gathered from
+    // each piece's reach in the one pass over the pieces.
+    let swarm = p.pieces(Color::Black, INVADER);
+    let white_capturers = p.capturers(Color::White);
+    let capturers = white_capturers.count() as i32;
+    let invaders = swarm.count() as i32;
+    let ending = invaders <= END_INVADERS && capturers > 0;
+    let mut last_moves = [B::EMPTY; LAST_CAPTURERS as usize];
+    let mut last = 0;
     for color in Color::BOTH {
         let c = color.index();
         for t in 0..TYPES {
@@ -178,6 +187,16 @@ fn eval_board<B: BitSet>(p: &ImmuneBoard<B>, stm: Color) -> i32 {
                 if t == DENDRITIC as usize {
                     // Each capture brings its departure nearer (IM-4).
                     score[c] -= 15 * p.dendritic_count(sq) as i32;
+                }
+                if ending && t == INVADER as usize {
+                    score[c] += END_MOBILITY * r.moves.count() as i32;
+                    if (r.attacks & swarm).is_empty() {
+                        score[c] -= LOOSE;
+                    }
+                }
+                if capturers <= LAST_CAPTURERS && white_capturers.contains(sq) {
+                    last_moves[last] = r.moves;
+                    last += 1;
                 }
             }
         }
@@ -223,8 +242,6 @@ fn eval_board<B: BitSet>(p: &ImmuneBoard<B>, stm: Color) -> i32 {
     score[stm] += best_hanging[1 - stm] / 2;
 
     // The race (IM-6): the last capturing cells and the last invaders are worth more.
-    let capturers = p.capturers(Color::White).count() as i32;
-    let invaders = p.pieces(Color::Black, INVADER).count() as i32;
     if capturers <= 3 {
         score[1] += 150 * (4 - capturers);
     }
@@ -233,28 +250,16 @@ fn eval_board<B: BitSet>(p: &ImmuneBoard<B>, stm: Color) -> i32 {
     }
     // The ending (IM-6): with few Invaders left White wins by taking them one by one or by
     // leaving them no move (a side with no legal move loses), Black by hunting White's last
-    // capturers. Each side's room to move counts for more, and a lone Invader (no Invader
-    // beside it to recapture) is a target.
-    if invaders <= END_INVADERS && capturers > 0 {
-        let swarm = p.pieces(Color::Black, INVADER);
-        for sq in swarm.squares() {
-            let r = p.reach(sq);
-            score[1] += END_MOBILITY * r.moves.count() as i32;
-            if (r.attacks & swarm).is_empty() {
-                score[1] -= LOOSE;
-            }
-        }
-    }
-    if capturers <= LAST_CAPTURERS {
-        for sq in p.capturers(Color::White).squares() {
-            let safe = p.reach(sq).moves & !attacked[1];
-            score[0] += SAFE_MOVE * safe.count() as i32;
-        }
+    // capturers. Each side's room to move counts for more (the Invaders' moves were counted
+    // in the pass above), and a lone Invader (no Invader beside it to recapture) is a target;
+    // the last capturers' moves count where no Invader attacks.
+    for moves in &last_moves[..last] {
+        score[0] += SAFE_MOVE * (*moves & !attacked[1]).count() as i32;
     }
     // Invaders that advance press on White's camp.
     let geo = rules.geo;
     let h = geo.height as i32;
-    for sq in p.pieces(Color::Black, INVADER).squares() {
+    for sq in swarm.squares() {
         score[1] += (h - 1 - rank(sq, geo.width)) * ADVANCE;
     }
     score[0] - score[1]
