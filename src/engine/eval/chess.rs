@@ -281,12 +281,22 @@ fn terms<A: Acc>(pos: &Chess, acc: &mut A) -> Totals {
             if et.front[us][sq] & pawns[us] != 0 {
                 acc.add(us, p::DOUBLED, -1);
             }
+            let rr = relative(c, sq) / 8;
+            let stop = (sq as i32 + 8 * c.forward()) as usize;
             if et.adjacent_files[f] & pawns[us] == 0 {
                 acc.add(us, p::ISOLATED, -1);
+            } else {
+                let bit = 1u64 << sq;
+                let beside = ((bit << 1) & !FILE_A) | ((bit >> 1) & !FILE_H);
+                if patt[us] & bit != 0 || beside & pawns[us] != 0 {
+                    acc.add(us, p::CONNECTED + rr, 1);
+                } else if et.adjacent_files[f] & !et.passed_span[us][sq] & pawns[us] == 0
+                    && patt[them] & (1u64 << stop) != 0
+                {
+                    acc.add(us, p::BACKWARD, -1);
+                }
             }
             if et.passed_span[us][sq] & pawns[them] == 0 && et.front[us][sq] & pawns[us] == 0 {
-                let rr = relative(c, sq) / 8;
-                let stop = (sq as i32 + 8 * c.forward()) as usize;
                 acc.add(us, p::PASSED + rr, 1);
                 // King proximity to the square in front matters in endgames.
                 acc.add(us, p::PASSED_KING_THEIRS + rr, distance(ksq[them], stop));

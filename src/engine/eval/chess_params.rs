@@ -75,8 +75,14 @@ pub const DANGER_LEN: usize = 50;
 pub const KING_DANGER: usize = SAFE_CHECK + TYPES;
 /// The same when the attacking side has no queen.
 pub const KING_DANGER_NO_QUEEN: usize = KING_DANGER + DANGER_LEN;
+/// A connected pawn (defended by an own pawn or with an own pawn beside it on its rank), by
+/// its rank from its own side.
+pub const CONNECTED: usize = KING_DANGER_NO_QUEEN + DANGER_LEN;
+/// A backward pawn: no own pawn on the neighbouring files level with it or behind, and its
+/// stop square attacked by an enemy pawn (subtracted).
+pub const BACKWARD: usize = CONNECTED + 8;
 /// The number of pairs.
-pub const COUNT: usize = KING_DANGER_NO_QUEEN + DANGER_LEN;
+pub const COUNT: usize = BACKWARD + 1;
 
 /// The half-board index of `rsq` (a square seen from its piece's side, a1 = 0).
 #[inline(always)]
@@ -129,351 +135,351 @@ impl ChessParams {
 /// `cellmate tune --eval --rust`).
 #[rustfmt::skip]
 const DEFAULT: [(i32, i32); COUNT] = [
-    (54, 92), // material pawn
-    (317, 306), // material knight
-    (345, 316), // material bishop
-    (474, 542), // material rook
-    (1008, 971), // material queen
+    (47, 82), // material pawn
+    (319, 306), // material knight
+    (349, 320), // material bishop
+    (469, 554), // material rook
+    (1015, 979), // material queen
     (0, 0), // material king
     (0, 0), // pst pawn a1
     (0, 0), // pst pawn b1
     (0, 0), // pst pawn c1
     (0, 0), // pst pawn d1
-    (3, 6), // pst pawn a2
-    (6, 6), // pst pawn b2
-    (11, 8), // pst pawn c2
-    (-1, 8), // pst pawn d2
-    (10, 13), // pst pawn a3
-    (4, 10), // pst pawn b3
-    (15, 22), // pst pawn c3
-    (5, 7), // pst pawn d3
-    (5, 21), // pst pawn a4
-    (13, 15), // pst pawn b4
-    (22, 15), // pst pawn c4
-    (11, 11), // pst pawn d4
-    (3, 33), // pst pawn a5
-    (7, 15), // pst pawn b5
-    (21, 6), // pst pawn c5
-    (21, 10), // pst pawn d5
-    (7, 34), // pst pawn a6
-    (11, 32), // pst pawn b6
-    (25, 14), // pst pawn c6
-    (20, 24), // pst pawn d6
-    (24, 44), // pst pawn a7
-    (22, 44), // pst pawn b7
-    (30, 28), // pst pawn c7
-    (35, 42), // pst pawn d7
+    (5, 14), // pst pawn a2
+    (14, 10), // pst pawn b2
+    (18, 18), // pst pawn c2
+    (9, 14), // pst pawn d2
+    (5, 16), // pst pawn a3
+    (-2, 19), // pst pawn b3
+    (13, 20), // pst pawn c3
+    (7, 11), // pst pawn d3
+    (8, 21), // pst pawn a4
+    (10, 10), // pst pawn b4
+    (25, 9), // pst pawn c4
+    (13, 5), // pst pawn d4
+    (3, 30), // pst pawn a5
+    (2, 6), // pst pawn b5
+    (11, 4), // pst pawn c5
+    (17, 3), // pst pawn d5
+    (5, 39), // pst pawn a6
+    (8, 25), // pst pawn b6
+    (22, 9), // pst pawn c6
+    (18, 20), // pst pawn d6
+    (26, 45), // pst pawn a7
+    (22, 43), // pst pawn b7
+    (27, 23), // pst pawn c7
+    (36, 43), // pst pawn d7
     (0, 0), // pst pawn a8
     (0, 0), // pst pawn b8
     (0, 0), // pst pawn c8
     (0, 0), // pst pawn d8
-    (-22, -20), // pst knight a1
-    (-25, -18), // pst knight b1
-    (-17, -12), // pst knight c1
-    (8, 0), // pst knight d1
-    (-23, -12), // pst knight a2
-    (-9, -1), // pst knight b2
-    (-8, 8), // pst knight c2
-    (2, 2), // pst knight d2
-    (-3, -9), // pst knight a3
-    (8, 1), // pst knight b3
-    (3, 1), // pst knight c3
-    (17, 8), // pst knight d3
-    (-2, 1), // pst knight a4
-    (9, 2), // pst knight b4
-    (19, 13), // pst knight c4
-    (13, 10), // pst knight d4
-    (-2, -1), // pst knight a5
-    (24, 9), // pst knight b5
-    (15, 20), // pst knight c5
-    (22, 25), // pst knight d5
-    (-6, -6), // pst knight a6
-    (12, 4), // pst knight b6
-    (17, 4), // pst knight c6
-    (18, 15), // pst knight d6
-    (-12, -11), // pst knight a7
-    (-6, -3), // pst knight b7
-    (2, 3), // pst knight c7
-    (7, 7), // pst knight d7
-    (-25, -19), // pst knight a8
-    (-15, -12), // pst knight b8
-    (-7, -4), // pst knight c8
+    (-22, -21), // pst knight a1
+    (-23, -21), // pst knight b1
+    (-21, -14), // pst knight c1
+    (12, 0), // pst knight d1
+    (-26, -11), // pst knight a2
+    (-5, 4), // pst knight b2
+    (-9, 12), // pst knight c2
+    (6, -6), // pst knight d2
+    (-9, -7), // pst knight a3
+    (16, 1), // pst knight b3
+    (4, -5), // pst knight c3
+    (16, 2), // pst knight d3
+    (-4, 2), // pst knight a4
+    (6, -1), // pst knight b4
+    (20, 15), // pst knight c4
+    (16, 13), // pst knight d4
+    (-2, -3), // pst knight a5
+    (20, 8), // pst knight b5
+    (12, 20), // pst knight c5
+    (15, 28), // pst knight d5
+    (-4, -5), // pst knight a6
+    (11, 3), // pst knight b6
+    (22, 4), // pst knight c6
+    (19, 19), // pst knight d6
+    (-10, -8), // pst knight a7
+    (-7, -1), // pst knight b7
+    (3, 4), // pst knight c7
+    (7, 8), // pst knight d7
+    (-26, -20), // pst knight a8
+    (-15, -13), // pst knight b8
+    (-6, -2), // pst knight c8
     (-1, 1), // pst knight d8
-    (-4, -16), // pst bishop a1
-    (-7, -11), // pst bishop b1
-    (-5, -5), // pst bishop c1
-    (2, 4), // pst bishop d1
-    (-10, -6), // pst bishop a2
-    (10, -19), // pst bishop b2
-    (5, -2), // pst bishop c2
-    (6, 2), // pst bishop d2
-    (3, 8), // pst bishop a3
-    (7, 3), // pst bishop b3
-    (21, 12), // pst bishop c3
-    (7, 11), // pst bishop d3
-    (1, -5), // pst bishop a4
-    (3, 8), // pst bishop b4
-    (13, 19), // pst bishop c4
-    (21, 10), // pst bishop d4
-    (-11, 0), // pst bishop a5
-    (18, 0), // pst bishop b5
-    (7, 0), // pst bishop c5
-    (13, 15), // pst bishop d5
-    (6, -1), // pst bishop a6
-    (4, 2), // pst bishop b6
-    (16, 6), // pst bishop c6
-    (12, -2), // pst bishop d6
-    (-8, -10), // pst bishop a7
+    (-1, -17), // pst bishop a1
+    (-3, -12), // pst bishop b1
+    (-9, -5), // pst bishop c1
+    (-3, 6), // pst bishop d1
+    (-12, -5), // pst bishop a2
+    (17, -21), // pst bishop b2
+    (6, -4), // pst bishop c2
+    (5, 2), // pst bishop d2
+    (0, 10), // pst bishop a3
+    (13, 5), // pst bishop b3
+    (19, 13), // pst bishop c3
+    (5, 12), // pst bishop d3
+    (4, -6), // pst bishop a4
+    (1, 7), // pst bishop b4
+    (9, 18), // pst bishop c4
+    (21, 8), // pst bishop d4
+    (-18, 0), // pst bishop a5
+    (19, 0), // pst bishop b5
+    (9, -4), // pst bishop c5
+    (12, 18), // pst bishop d5
+    (7, -2), // pst bishop a6
+    (7, 3), // pst bishop b6
+    (21, 4), // pst bishop c6
+    (14, -2), // pst bishop d6
+    (-7, -10), // pst bishop a7
     (3, -8), // pst bishop b7
-    (2, 8), // pst bishop c7
-    (1, -1), // pst bishop d7
-    (-4, -10), // pst bishop a8
-    (-6, -5), // pst bishop b8
-    (-3, -7), // pst bishop c8
-    (1, 0), // pst bishop d8
-    (-3, 1), // pst rook a1
-    (1, -6), // pst rook b1
-    (14, -3), // pst rook c1
-    (12, 2), // pst rook d1
-    (-16, -7), // pst rook a2
-    (-4, 0), // pst rook b2
-    (-3, -11), // pst rook c2
-    (-4, -8), // pst rook d2
-    (-5, -4), // pst rook a3
-    (2, -2), // pst rook b3
-    (0, -5), // pst rook c3
-    (-8, -10), // pst rook d3
-    (-15, -4), // pst rook a4
-    (4, 7), // pst rook b4
-    (-2, -1), // pst rook c4
-    (6, -2), // pst rook d4
-    (0, 9), // pst rook a5
-    (6, 4), // pst rook b5
-    (9, 0), // pst rook c5
-    (17, 4), // pst rook d5
-    (5, 8), // pst rook a6
-    (9, 13), // pst rook b6
-    (3, -2), // pst rook c6
-    (14, 6), // pst rook d6
-    (13, 19), // pst rook a7
-    (17, 11), // pst rook b7
-    (20, 14), // pst rook c7
-    (25, 14), // pst rook d7
-    (5, 5), // pst rook a8
-    (3, 10), // pst rook b8
-    (7, 5), // pst rook c8
-    (6, 1), // pst rook d8
-    (-7, -16), // pst queen a1
-    (3, -9), // pst queen b1
-    (1, -7), // pst queen c1
-    (-9, -6), // pst queen d1
-    (-13, -11), // pst queen a2
-    (-14, -7), // pst queen b2
-    (-2, -9), // pst queen c2
-    (6, 2), // pst queen d2
-    (1, -4), // pst queen a3
-    (2, 7), // pst queen b3
-    (16, 5), // pst queen c3
-    (-3, 13), // pst queen d3
-    (-5, -3), // pst queen a4
-    (2, 9), // pst queen b4
-    (11, 12), // pst queen c4
-    (12, 16), // pst queen d4
-    (3, -2), // pst queen a5
+    (0, 13), // pst bishop c7
+    (-2, -3), // pst bishop d7
+    (-4, -9), // pst bishop a8
+    (-5, -2), // pst bishop b8
+    (-3, -9), // pst bishop c8
+    (1, 2), // pst bishop d8
+    (-4, -2), // pst rook a1
+    (0, -11), // pst rook b1
+    (12, -6), // pst rook c1
+    (13, -6), // pst rook d1
+    (-22, -10), // pst rook a2
+    (-10, -3), // pst rook b2
+    (-7, -13), // pst rook c2
+    (-9, -15), // pst rook d2
+    (-10, -7), // pst rook a3
+    (-3, -4), // pst rook b3
+    (0, -3), // pst rook c3
+    (-12, -13), // pst rook d3
+    (-20, -5), // pst rook a4
+    (2, 13), // pst rook b4
+    (-3, 2), // pst rook c4
+    (3, -3), // pst rook d4
+    (-2, 13), // pst rook a5
+    (12, 6), // pst rook b5
+    (15, 2), // pst rook c5
+    (20, 4), // pst rook d5
+    (10, 15), // pst rook a6
+    (15, 19), // pst rook b6
+    (5, 1), // pst rook c6
+    (20, 8), // pst rook d6
+    (12, 20), // pst rook a7
+    (18, 12), // pst rook b7
+    (22, 17), // pst rook c7
+    (27, 14), // pst rook d7
+    (8, 9), // pst rook a8
+    (5, 13), // pst rook b8
+    (10, 9), // pst rook c8
+    (6, 2), // pst rook d8
+    (-8, -17), // pst queen a1
+    (4, -10), // pst queen b1
+    (1, -10), // pst queen c1
+    (-7, -9), // pst queen d1
+    (-14, -12), // pst queen a2
+    (-17, -7), // pst queen b2
+    (-1, -16), // pst queen c2
+    (4, -3), // pst queen d2
+    (-2, -4), // pst queen a3
+    (2, 10), // pst queen b3
+    (14, 3), // pst queen c3
+    (-9, 15), // pst queen d3
+    (-6, -3), // pst queen a4
+    (4, 12), // pst queen b4
+    (12, 14), // pst queen c4
+    (10, 16), // pst queen d4
+    (5, -4), // pst queen a5
     (-4, 4), // pst queen b5
-    (3, 10), // pst queen c5
-    (15, 19), // pst queen d5
-    (-7, -5), // pst queen a6
-    (2, 3), // pst queen b6
-    (4, 7), // pst queen c6
-    (5, 14), // pst queen d6
-    (-2, -9), // pst queen a7
-    (-4, -4), // pst queen b7
-    (0, 1), // pst queen c7
-    (1, 7), // pst queen d7
-    (-7, -16), // pst queen a8
-    (-4, -8), // pst queen b8
-    (-1, -4), // pst queen c8
-    (2, 1), // pst queen d8
-    (6, -39), // pst king a1
-    (25, -32), // pst king b1
-    (-5, -9), // pst king c1
-    (3, -5), // pst king d1
-    (-10, -37), // pst king a2
-    (0, -14), // pst king b2
-    (3, -1), // pst king c2
-    (-13, -3), // pst king d2
-    (-16, -2), // pst king a3
-    (-24, 3), // pst king b3
-    (-28, -4), // pst king c3
-    (-26, 9), // pst king d3
-    (-40, -1), // pst king a4
-    (-42, 5), // pst king b4
-    (-38, 11), // pst king c4
-    (-41, 21), // pst king d4
-    (-54, 4), // pst king a5
-    (-53, 11), // pst king b5
-    (-54, 22), // pst king c5
-    (-54, 23), // pst king d5
-    (-69, -7), // pst king a6
-    (-69, 7), // pst king b6
-    (-69, 13), // pst king c6
+    (4, 11), // pst queen c5
+    (19, 22), // pst queen d5
+    (-4, -4), // pst queen a6
+    (2, 4), // pst queen b6
+    (6, 8), // pst queen c6
+    (7, 17), // pst queen d6
+    (1, -8), // pst queen a7
+    (-5, -3), // pst queen b7
+    (1, 2), // pst queen c7
+    (2, 9), // pst queen d7
+    (-8, -16), // pst queen a8
+    (-4, -7), // pst queen b8
+    (0, -2), // pst queen c8
+    (3, 1), // pst queen d8
+    (-2, -44), // pst king a1
+    (26, -35), // pst king b1
+    (-13, -11), // pst king c1
+    (3, -15), // pst king d1
+    (-13, -40), // pst king a2
+    (-4, -12), // pst king b2
+    (8, -5), // pst king c2
+    (-9, -6), // pst king d2
+    (-11, -5), // pst king a3
+    (-24, 1), // pst king b3
+    (-30, -5), // pst king c3
+    (-28, 4), // pst king d3
+    (-39, 0), // pst king a4
+    (-43, 4), // pst king b4
+    (-37, 10), // pst king c4
+    (-41, 20), // pst king d4
+    (-54, 8), // pst king a5
+    (-51, 16), // pst king b5
+    (-54, 25), // pst king c5
+    (-53, 24), // pst king d5
+    (-68, -2), // pst king a6
+    (-68, 15), // pst king b6
+    (-68, 18), // pst king c6
     (-70, 13), // pst king d6
-    (-85, -21), // pst king a7
-    (-83, -5), // pst king b7
-    (-84, -1), // pst king c7
-    (-85, 6), // pst king d7
-    (-100, -29), // pst king a8
-    (-100, -20), // pst king b8
+    (-85, -19), // pst king a7
+    (-82, 0), // pst king b7
+    (-83, 3), // pst king c7
+    (-85, 7), // pst king d7
+    (-100, -30), // pst king a8
+    (-100, -18), // pst king b8
     (-100, -12), // pst king c8
-    (-100, -3), // pst king d8
-    (-30, -17), // mobility knight 0
-    (-17, -25), // mobility knight 1
+    (-100, -4), // pst king d8
+    (-34, -18), // mobility knight 0
+    (-16, -29), // mobility knight 1
     (-8, -13), // mobility knight 2
-    (-5, -3), // mobility knight 3
-    (-1, 3), // mobility knight 4
-    (6, 17), // mobility knight 5
-    (15, 20), // mobility knight 6
-    (18, 15), // mobility knight 7
-    (15, 8), // mobility knight 8
-    (-40, -29), // mobility bishop 0
-    (-24, -32), // mobility bishop 1
-    (-17, -29), // mobility bishop 2
-    (-10, -18), // mobility bishop 3
-    (-2, -9), // mobility bishop 4
-    (-1, -2), // mobility bishop 5
-    (2, 2), // mobility bishop 6
-    (1, 6), // mobility bishop 7
-    (14, 11), // mobility bishop 8
-    (9, 20), // mobility bishop 9
-    (19, 20), // mobility bishop 10
-    (28, 28), // mobility bishop 11
-    (31, 32), // mobility bishop 12
-    (36, 37), // mobility bishop 13
-    (-26, -35), // mobility rook 0
-    (-19, -26), // mobility rook 1
-    (-9, -27), // mobility rook 2
-    (-10, -18), // mobility rook 3
-    (-3, -17), // mobility rook 4
-    (-9, -4), // mobility rook 5
-    (-9, 2), // mobility rook 6
-    (-1, 9), // mobility rook 7
-    (-2, 4), // mobility rook 8
+    (-2, -1), // mobility knight 3
+    (3, 4), // mobility knight 4
+    (7, 19), // mobility knight 5
+    (13, 22), // mobility knight 6
+    (17, 13), // mobility knight 7
+    (16, 7), // mobility knight 8
+    (-44, -30), // mobility bishop 0
+    (-27, -33), // mobility bishop 1
+    (-15, -33), // mobility bishop 2
+    (-9, -17), // mobility bishop 3
+    (1, -10), // mobility bishop 4
+    (1, -3), // mobility bishop 5
+    (4, 2), // mobility bishop 6
+    (1, 9), // mobility bishop 7
+    (13, 15), // mobility bishop 8
+    (8, 22), // mobility bishop 9
+    (17, 19), // mobility bishop 10
+    (29, 29), // mobility bishop 11
+    (32, 33), // mobility bishop 12
+    (37, 38), // mobility bishop 13
+    (-27, -38), // mobility rook 0
+    (-17, -27), // mobility rook 1
+    (-11, -29), // mobility rook 2
+    (-12, -20), // mobility rook 3
+    (-6, -17), // mobility rook 4
+    (-10, -3), // mobility rook 5
+    (-11, 6), // mobility rook 6
+    (-3, 10), // mobility rook 7
+    (-3, 7), // mobility rook 8
     (14, 15), // mobility rook 9
-    (13, 18), // mobility rook 10
-    (15, 21), // mobility rook 11
-    (17, 25), // mobility rook 12
-    (16, 28), // mobility rook 13
-    (15, 26), // mobility rook 14
-    (-14, -26), // mobility queen 0
-    (-13, -24), // mobility queen 1
-    (-10, -21), // mobility queen 2
-    (-15, -22), // mobility queen 3
-    (-13, -21), // mobility queen 4
-    (-13, -19), // mobility queen 5
+    (13, 20), // mobility rook 10
+    (14, 24), // mobility rook 11
+    (21, 29), // mobility rook 12
+    (20, 30), // mobility rook 13
+    (16, 25), // mobility rook 14
+    (-15, -26), // mobility queen 0
+    (-12, -24), // mobility queen 1
+    (-12, -21), // mobility queen 2
+    (-18, -24), // mobility queen 3
+    (-17, -22), // mobility queen 4
+    (-14, -19), // mobility queen 5
     (-10, -16), // mobility queen 6
-    (-6, -14), // mobility queen 7
-    (-7, -9), // mobility queen 8
-    (-7, -8), // mobility queen 9
-    (2, -5), // mobility queen 10
-    (4, -4), // mobility queen 11
-    (3, 2), // mobility queen 12
-    (2, 1), // mobility queen 13
-    (5, 6), // mobility queen 14
-    (6, 9), // mobility queen 15
-    (5, 7), // mobility queen 16
-    (7, 11), // mobility queen 17
-    (5, 10), // mobility queen 18
-    (7, 13), // mobility queen 19
-    (7, 14), // mobility queen 20
-    (8, 17), // mobility queen 21
+    (-7, -16), // mobility queen 7
+    (-4, -7), // mobility queen 8
+    (-4, -7), // mobility queen 9
+    (4, -4), // mobility queen 10
+    (7, -4), // mobility queen 11
+    (2, 4), // mobility queen 12
+    (3, 2), // mobility queen 13
+    (8, 8), // mobility queen 14
+    (9, 13), // mobility queen 15
+    (7, 9), // mobility queen 16
+    (8, 12), // mobility queen 17
+    (6, 11), // mobility queen 18
+    (7, 12), // mobility queen 19
+    (7, 13), // mobility queen 20
+    (8, 18), // mobility queen 21
     (10, 18), // mobility queen 22
     (10, 19), // mobility queen 23
-    (11, 21), // mobility queen 24
+    (11, 20), // mobility queen 24
     (12, 24), // mobility queen 25
     (13, 26), // mobility queen 26
     (14, 28), // mobility queen 27
     (0, 0), // passed rank 1
-    (7, 12), // passed rank 2
-    (8, 17), // passed rank 3
-    (5, 22), // passed rank 4
-    (25, 40), // passed rank 5
-    (50, 67), // passed rank 6
-    (81, 122), // passed rank 7
+    (7, 10), // passed rank 2
+    (6, 19), // passed rank 3
+    (0, 24), // passed rank 4
+    (26, 38), // passed rank 5
+    (51, 61), // passed rank 6
+    (81, 118), // passed rank 7
     (0, 0), // passed rank 8
     (0, 0), // passed king theirs rank 1
-    (-1, -2), // passed king theirs rank 2
-    (-1, 3), // passed king theirs rank 3
-    (-3, 16), // passed king theirs rank 4
-    (-2, 22), // passed king theirs rank 5
-    (-7, 33), // passed king theirs rank 6
-    (6, 32), // passed king theirs rank 7
+    (-5, 0), // passed king theirs rank 2
+    (0, 2), // passed king theirs rank 3
+    (-5, 16), // passed king theirs rank 4
+    (-5, 24), // passed king theirs rank 5
+    (-9, 34), // passed king theirs rank 6
+    (8, 34), // passed king theirs rank 7
     (0, 0), // passed king theirs rank 8
     (0, 0), // passed king ours rank 1
-    (-2, -10), // passed king ours rank 2
-    (-4, 1), // passed king ours rank 3
-    (-4, 6), // passed king ours rank 4
-    (-1, 13), // passed king ours rank 5
-    (-1, 14), // passed king ours rank 6
-    (-3, 20), // passed king ours rank 7
+    (-4, -6), // passed king ours rank 2
+    (-5, 2), // passed king ours rank 3
+    (-4, 7), // passed king ours rank 4
+    (-4, 14), // passed king ours rank 5
+    (-2, 14), // passed king ours rank 6
+    (-3, 22), // passed king ours rank 7
     (0, 0), // passed king ours rank 8
     (0, 0), // passed free rank 1
-    (0, -2), // passed free rank 2
-    (1, -1), // passed free rank 3
-    (-2, -2), // passed free rank 4
-    (-2, 13), // passed free rank 5
-    (3, 21), // passed free rank 6
-    (2, 38), // passed free rank 7
+    (0, -5), // passed free rank 2
+    (-1, -4), // passed free rank 3
+    (-5, -2), // passed free rank 4
+    (-3, 18), // passed free rank 5
+    (7, 25), // passed free rank 6
+    (5, 46), // passed free rank 7
     (0, 0), // passed free rank 8
-    (-4, 20), // doubled
-    (13, 7), // isolated
-    (29, 52), // bishop pair
-    (32, 12), // rook open
-    (28, 5), // rook semi-open
-    (7, -1), // shield missing
-    (11, -2), // shield open
-    (45, 31), // threat by pawn
-    (36, 27), // threat by minor
-    (42, 21), // threat by rook
-    (10, 28), // hanging
+    (-9, 11), // doubled
+    (9, 7), // isolated
+    (23, 55), // bishop pair
+    (29, 7), // rook open
+    (26, 2), // rook semi-open
+    (6, -1), // shield missing
+    (17, -1), // shield open
+    (43, 29), // threat by pawn
+    (34, 23), // threat by minor
+    (43, 21), // threat by rook
+    (6, 31), // hanging
     (0, 0), // outpost pawn
-    (36, 24), // outpost knight
-    (17, 16), // outpost bishop
+    (34, 25), // outpost knight
+    (18, 19), // outpost bishop
     (0, 0), // outpost rook
     (0, 0), // outpost queen
     (0, 0), // outpost king
     (0, 0), // safe check pawn
     (46, -3), // safe check knight
-    (22, 8), // safe check bishop
-    (49, 3), // safe check rook
-    (34, 13), // safe check queen
+    (16, 16), // safe check bishop
+    (47, 1), // safe check rook
+    (31, 24), // safe check queen
     (0, 0), // safe check king
     (0, 0), // king danger 0
     (0, 0), // king danger 1
     (1, 0), // king danger 2
     (2, 0), // king danger 3
-    (4, 0), // king danger 4
-    (6, 0), // king danger 5
-    (9, 0), // king danger 6
-    (12, 0), // king danger 7
-    (16, 0), // king danger 8
-    (20, 0), // king danger 9
-    (25, 0), // king danger 10
-    (30, 0), // king danger 11
-    (36, 0), // king danger 12
-    (42, 0), // king danger 13
-    (49, 0), // king danger 14
-    (56, 0), // king danger 15
+    (5, 0), // king danger 4
+    (10, 1), // king danger 5
+    (10, 1), // king danger 6
+    (14, 0), // king danger 7
+    (16, 1), // king danger 8
+    (22, 1), // king danger 9
+    (26, 0), // king danger 10
+    (30, -1), // king danger 11
+    (40, 2), // king danger 12
+    (43, 0), // king danger 13
+    (50, 1), // king danger 14
+    (57, 0), // king danger 15
     (64, 0), // king danger 16
-    (72, 0), // king danger 17
+    (73, 1), // king danger 17
     (81, 0), // king danger 18
-    (90, 0), // king danger 19
+    (89, 0), // king danger 19
     (100, 0), // king danger 20
     (110, 0), // king danger 21
-    (121, 0), // king danger 22
+    (122, 0), // king danger 22
     (132, 0), // king danger 23
-    (144, 0), // king danger 24
-    (156, 0), // king danger 25
+    (145, 1), // king danger 24
+    (155, 0), // king danger 25
     (169, 0), // king danger 26
     (182, 0), // king danger 27
     (196, 0), // king danger 28
@@ -502,21 +508,21 @@ const DEFAULT: [(i32, i32); COUNT] = [
     (0, 0), // king danger no queen 1
     (0, 0), // king danger no queen 2
     (0, 0), // king danger no queen 3
-    (1, 0), // king danger no queen 4
-    (2, 0), // king danger no queen 5
-    (3, 0), // king danger no queen 6
-    (4, 0), // king danger no queen 7
-    (5, 0), // king danger no queen 8
-    (6, 0), // king danger no queen 9
-    (8, 0), // king danger no queen 10
-    (10, 0), // king danger no queen 11
-    (12, 0), // king danger no queen 12
-    (14, 0), // king danger no queen 13
+    (0, -1), // king danger no queen 4
+    (2, 3), // king danger no queen 5
+    (2, -3), // king danger no queen 6
+    (5, 2), // king danger no queen 7
+    (3, -2), // king danger no queen 8
+    (7, 1), // king danger no queen 9
+    (6, -3), // king danger no queen 10
+    (11, 1), // king danger no queen 11
+    (14, 3), // king danger no queen 12
+    (14, -2), // king danger no queen 13
     (16, 0), // king danger no queen 14
-    (18, 0), // king danger no queen 15
+    (18, 1), // king danger no queen 15
     (21, 0), // king danger no queen 16
-    (24, 0), // king danger no queen 17
-    (27, 0), // king danger no queen 18
+    (24, -1), // king danger no queen 17
+    (27, 1), // king danger no queen 18
     (30, 0), // king danger no queen 19
     (33, 0), // king danger no queen 20
     (36, 0), // king danger no queen 21
@@ -548,6 +554,15 @@ const DEFAULT: [(i32, i32); COUNT] = [
     (184, 0), // king danger no queen 47
     (192, 0), // king danger no queen 48
     (200, 0), // king danger no queen 49
+    (0, 0), // connected rank 1
+    (2, 1), // connected rank 2
+    (13, 2), // connected rank 3
+    (10, 8), // connected rank 4
+    (17, 14), // connected rank 5
+    (28, 38), // connected rank 6
+    (61, 78), // connected rank 7
+    (0, 0), // connected rank 8
+    (3, 14), // backward
 ];
 
 /// The name of parameter `i`, as `cellmate tune --eval` writes it.
@@ -580,6 +595,10 @@ pub fn name(i: usize) -> String {
         format!("king danger {}", i - KING_DANGER)
     } else if in_range(KING_DANGER_NO_QUEEN, DANGER_LEN) {
         format!("king danger no queen {}", i - KING_DANGER_NO_QUEEN)
+    } else if in_range(CONNECTED, 8) {
+        format!("connected rank {}", i - CONNECTED + 1)
+    } else if i == BACKWARD {
+        "backward".to_string()
     } else {
         const SINGLES: [&str; 11] = [
             "doubled",
