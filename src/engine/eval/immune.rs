@@ -24,17 +24,17 @@ pub const VALUE: [i32; TYPES] = {
     let mut v = [0; TYPES];
     v[INVADER as usize] = 100;
     v[COMPLEMENT as usize] = 150;
-    v[MACROPHAGE as usize] = 1850;
-    v[HELPER_T as usize] = 550;
-    v[B_CELL as usize] = 800;
-    v[KILLER_T as usize] = 1650;
-    v[BASOPHIL as usize] = 100;
-    v[EOSINOPHIL as usize] = 100;
-    v[NEUTROPHIL as usize] = 100;
-    v[MAST_CELL as usize] = 2000;
-    v[MONOCYTE as usize] = 250;
-    v[DENDRITIC as usize] = 350;
-    v[NATURAL_KILLER as usize] = 900;
+    v[MACROPHAGE as usize] = 1150;
+    v[HELPER_T as usize] = 100;
+    v[B_CELL as usize] = 100;
+    v[KILLER_T as usize] = 50;
+    v[BASOPHIL as usize] = 400;
+    v[EOSINOPHIL as usize] = 400;
+    v[NEUTROPHIL as usize] = 400;
+    v[MAST_CELL as usize] = 2800;
+    v[MONOCYTE as usize] = 700;
+    v[DENDRITIC as usize] = 100;
+    v[NATURAL_KILLER as usize] = 700;
     v
 };
 
