@@ -169,9 +169,19 @@ mod tests {
             "a1a5,a5a1",
             INVADER,
         );
-        exact("10/10/10/10/4i5/4N5/10/10/10/4B5 b - 0 1", "e6e5", 0);
+        // The Invader takes the Neutrophil and is shot: a Neutrophil for an Invader.
+        let neutrophil = VALUE[crate::variants::immune::NEUTROPHIL as usize];
+        exact(
+            "10/10/10/10/4i5/4N5/10/10/10/4B5 b - 0 1",
+            "e6e5",
+            neutrophil - INVADER,
+        );
         // Without the B-cell the Neutrophil is won.
-        exact("9i/10/10/10/4i5/4N5/10/10/10/M9 b - 0 1", "e6e5", INVADER);
+        exact(
+            "9i/10/10/10/4i5/4N5/10/10/10/M9 b - 0 1",
+            "e6e5",
+            neutrophil,
+        );
     }
 
     /// IM-4: the Dendritic cell's tenth capture takes the Invader and the cell leaves the
