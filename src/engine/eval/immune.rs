@@ -15,11 +15,11 @@ use crate::variants::immune::{
 
 use super::{EvalParams, Evaluate, FeatureList, Features};
 
-/// Centipawns by type (an Invader = 100), measured by `cellmate tune` over 1000 self-play
-/// games (docs/strength.md, "Measured values"), rounded to 50. Two are not the fit's number:
-/// the Complement is never captured (IM-4), so its count never changes and no value can be
-/// measured (it keeps a nominal one); the three cells that step like an Invader measured
-/// −76 ± 156, indistinguishable from an Invader's 100, which they get.
+/// Centipawns by type (an Invader = 100), measured by `cellmate tune` over 1276 games of
+/// setup C7 (IM-2) between the builds of sessions 18–21 (docs/strength.md, "Measured values",
+/// the refit on setup C7), rounded to 50. The Complement is never captured (IM-4), so its
+/// count never changes and no value can be measured: it keeps a nominal one. The three cells
+/// that step like an Invader are one feature (they move alike).
 pub const VALUE: [i32; TYPES] = {
     let mut v = [0; TYPES];
     v[INVADER as usize] = 100;
