@@ -739,6 +739,19 @@ mod tests {
         assert!(eval("rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b - - 0 1") < -800);
     }
 
+    /// Connected pawns are counted by their rank from their own side (defended: d3; side by
+    /// side: g2 h2, and Black's e5 f5 on its fourth rank); c2 is backward (nothing beside or
+    /// behind it, its stop square c3 attacked by b4); b4 is isolated, so neither.
+    #[test]
+    fn connected_and_backward_pawns_are_counted() {
+        let pos = Chess::from_fen("6k1/8/8/4pp2/1p6/3P4/2P3PP/6K1 w - - 0 1").unwrap();
+        let tr = trace(&pos).expect("no lone king");
+        let connected: Vec<i32> = (0..8).map(|r| tr.coef[p::CONNECTED + r]).collect();
+        assert_eq!(connected, [0, 2, 1, -2, 0, 0, 0, 0]);
+        assert_eq!(tr.coef[p::BACKWARD], -1);
+        assert_eq!(tr.coef[p::ISOLATED], 1);
+    }
+
     #[test]
     fn passed_pawn_is_good() {
         let passed = eval("4k3/8/8/3P4/8/8/8/4K3 w - - 0 1");
