@@ -286,9 +286,9 @@ fn terms<A: Acc>(pos: &Chess, acc: &mut A) -> Totals {
             if et.adjacent_files[f] & pawns[us] == 0 {
                 acc.add(us, p::ISOLATED, -1);
             } else {
-                let bit = 1u64 << sq;
-                let beside = ((bit << 1) & !FILE_A) | ((bit >> 1) & !FILE_H);
-                if patt[us] & bit != 0 || beside & pawns[us] != 0 {
+                // The neighbouring files' squares of its rank.
+                let beside = et.adjacent_files[f] & (0xFF << (sq / 8 * 8));
+                if patt[us] & (1u64 << sq) != 0 || beside & pawns[us] != 0 {
                     acc.add(us, p::CONNECTED + rr, 1);
                 } else if et.adjacent_files[f] & !et.passed_span[us][sq] & pawns[us] == 0
                     && patt[them] & (1u64 << stop) != 0
