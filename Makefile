@@ -7,7 +7,7 @@ DEPTH ?= 6
 
 .PHONY: help baseline build run test perft bench fuzz fuzz-binary playouts latency soak memory time-safety lint fmt clean \
 	verify-xboard verify-python verify-uci-clients gui gui-test gui-check gui-load serve-load host-check strength \
-	conversion
+	conversion sprt
 
 help:
 	@echo "build   release build of the engine ($(BIN))"
@@ -35,6 +35,7 @@ help:
 	@echo "host-check  a user's journeys through a real XBoard per variant: modes, matches, new game, paste, load, retract, analysis, flag (not CI)"
 	@echo "baseline  build issue 25's baseline (commit b8021db) aside as $(BASE_BIN) for the base-V rows of make strength"
 	@echo "strength  the docs/strength.md results table: ROWS (all) of fairymax sjaakii depth1-V random-V, and sf-N base-V (hours)"
+	@echo "sprt    an SPRT of a change, NEW=BIN OLD=BIN SEED=N at SPRT_NODES (25000) a move from the balanced openings of SPRT_VARIANT (chess)"
 
 build:
 	$(CARGO) build --release
@@ -285,3 +286,24 @@ strength: $(if $(filter $(BIN),$(STRENGTH_BIN)),build)
 	  $(SB) match --engine cmd=$(SB),name=cellmate,option.Hash=16 --engine $$opp --variant $$v $$lim \
 	    --pgn $(STRENGTH_DIR)/$$row.pgn --quiet | tee $(STRENGTH_DIR)/$$row.txt || exit 1; \
 	done
+
+# Issue 25's test of one change (docs/strength.md, "Search and evaluation changes"): NEW and
+# OLD are builds of the change and of the commit before it, copied aside; an SPRT (elo0=0,
+# elo1=10) at SPRT_NODES a move (a fixed limit: the machine's load does not change the games)
+# from the balanced openings with SPRT_PLIES random plies after each, seeded by SEED (a fresh
+# one for each run, so that no run replays another's games). The PGN gathers what the runner
+# stopped; `cellmate score PGN --engine new --sprt elo0=0,elo1=10 --distinct` scores it.
+SPRT_VARIANT ?= chess
+SPRT_NODES ?= 25000
+SPRT_GAMES ?= 4000
+SPRT_PLIES ?= 2
+SPRT_CONCURRENCY ?= 2
+SPRT_PGN ?= $(STRENGTH_DIR)/sprt-$(SEED).pgn
+
+sprt:
+	@test -n "$(NEW)" -a -n "$(OLD)" -a -n "$(SEED)" || { echo "usage: make sprt NEW=BIN OLD=BIN SEED=N [SPRT_VARIANT=chess SPRT_NODES=25000 ...]"; exit 2; }
+	mkdir -p $(STRENGTH_DIR)
+	$(NEW) match --engine cmd=$(abspath $(NEW)),name=new --engine cmd=$(abspath $(OLD)),name=main \
+	  --variant $(SPRT_VARIANT) --games $(SPRT_GAMES) --nodes $(SPRT_NODES) \
+	  --openings $(OPENINGS_DIR)/$(SPRT_VARIANT).epd --random-plies $(SPRT_PLIES) --seed $(SEED) \
+	  --concurrency $(SPRT_CONCURRENCY) --sprt elo0=0,elo1=10 --quiet --pgn $(SPRT_PGN)
