@@ -79,11 +79,11 @@ XB_BAD = re.compile(r"(?i)forfeit|illegal move|false (win|draw|claim)|\bFalse\b"
 class Journey:
     """One XBoard session of one journey: start, a person's moves, waits, the final checks."""
 
-    def __init__(self, engine, v, name, out, mode):
+    def __init__(self, engine, v, name, out, mode, title="cellmate"):
         self.engine, self.v, self.name, self.sc = engine, v, name, VARIANTS[v]
         pieces = os.path.join(ROOT, "assets", "pieces", v)
         pieces = pieces if os.path.isdir(pieces) else None
-        self.xb = XBoard(engine, f"{v}-{name}", self.sc, out, pieces, mode=mode)
+        self.xb = XBoard(engine, f"{v}-{name}", self.sc, out, pieces, mode=mode, title=title)
         self.notes = []
 
     # -- the log -----------------------------------------------------------------------------
@@ -482,7 +482,7 @@ def run_journey(engine, v, name, out, docs, ctx):
         return notes
     fn, mode = GUI[name]
     mode = BASE + [a.replace("{engine}", engine) for a in mode]
-    pgn_text, pgn_plies = None, 0
+    pgn_text, pgn_plies, title = None, 0, "cellmate"
     if name == "load-game":
         pgn_plies = 6
         if v == "chess":
@@ -497,13 +497,16 @@ def run_journey(engine, v, name, out, docs, ctx):
             with open(cut, "w") as f:
                 f.write(truncate_pgn(src, pgn_plies))
             mode += ["-lgf", cut]
+            # XBoard titles the window with the loaded file's path (found in session 23: the
+            # journey passed only while the output directory's name held "cellmate").
+            title = re.escape(cut)
         else:
             src = ctx.get("pgn")
             if not src or not os.path.exists(src):
                 raise Check("no PGN from the match journey to load")
             pgn_text = truncate_pgn(src, pgn_plies, ctx["log"] if v == "immune" else None)
             pgn_plies = len(re.findall(r"(?<![.\d])[a-zA-Z][^\s.]*", pgn_text.split("\n\n")[1]))
-    j = Journey(engine, v, name, out, mode)
+    j = Journey(engine, v, name, out, mode, title)
     j.pgn_text, j.pgn_plies = pgn_text, pgn_plies
     try:
         fn(j)
