@@ -290,7 +290,7 @@ class XBoard:
     # mode, the engine at depth 3 when it plays, no flag calls.
     MODE = ["-initialMode", "EditGame", "-searchDepth", "3", "-autoCallFlag", "false"]
 
-    def __init__(self, engine, name, sc, out, pieces, mode=None, title="cellmate"):
+    def __init__(self, engine, name, sc, out, pieces, mode=None, title=None):
         self.sc = sc
         self.log = os.path.join(out, f"{name}.debug")
         if os.path.exists(self.log):
@@ -304,12 +304,12 @@ class XBoard:
             args += ["-pieceImageDirectory", pieces, "-trueColors", "true"]
         self.p = subprocess.Popen(args, env=ENV, stdout=subprocess.DEVNULL,
                                   stderr=subprocess.DEVNULL)
-        # The window is found by its title (`title`, a regular expression): XBoard names it
-        # after the engine, or after the file of a game it loaded (`-lgf`).
+        # The window is found by its title, a regular expression: XBoard names it after the
+        # engine, or after the file of a game it loaded (`-lgf`: give `title` then).
         self.win = None
         for _ in range(100):
             time.sleep(0.2)
-            r = run(["xdotool", "search", "--name", title])
+            r = run(["xdotool", "search", "--name", title or "cellmate"])
             if r.stdout.split():
                 self.win = r.stdout.split()[0]
                 break

@@ -79,7 +79,7 @@ XB_BAD = re.compile(r"(?i)forfeit|illegal move|false (win|draw|claim)|\bFalse\b"
 class Journey:
     """One XBoard session of one journey: start, a person's moves, waits, the final checks."""
 
-    def __init__(self, engine, v, name, out, mode, title="cellmate"):
+    def __init__(self, engine, v, name, out, mode, title=None):
         self.engine, self.v, self.name, self.sc = engine, v, name, VARIANTS[v]
         pieces = os.path.join(ROOT, "assets", "pieces", v)
         pieces = pieces if os.path.isdir(pieces) else None
@@ -482,7 +482,7 @@ def run_journey(engine, v, name, out, docs, ctx):
         return notes
     fn, mode = GUI[name]
     mode = BASE + [a.replace("{engine}", engine) for a in mode]
-    pgn_text, pgn_plies, title = None, 0, "cellmate"
+    pgn_text, pgn_plies, title = None, 0, None
     if name == "load-game":
         pgn_plies = 6
         if v == "chess":
