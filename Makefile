@@ -7,7 +7,7 @@ DEPTH ?= 6
 
 .PHONY: help baseline build run test perft bench fuzz fuzz-binary playouts latency soak memory time-safety lint fmt clean \
 	verify-xboard verify-python verify-uci-clients gui gui-test gui-check gui-load serve-load host-check strength \
-	conversion sprt
+	conversion sprt nnue
 
 help:
 	@echo "build   release build of the engine ($(BIN))"
@@ -35,6 +35,7 @@ help:
 	@echo "host-check  a user's journeys through a real XBoard per variant: modes, matches, new game, paste, load, retract, analysis, flag (not CI)"
 	@echo "baseline  build issue 25's baseline (commit b8021db) aside as $(BASE_BIN) for the base-V rows of make strength"
 	@echo "strength  the docs/strength.md results table: ROWS (all) of fairymax sjaakii depth1-V random-V, and sf-N base-V (hours)"
+	@echo "nnue    the chess network: NNUE_GAMES (100000) self-play games at NNUE_NODES (1500) a move into NNUE_DIR, then NNUE_EPOCHS (20) of training into NNUE_DIR/chess.nnue (hours; docs/strength.md)"
 	@echo "sprt    an SPRT of a change, NEW=BIN OLD=BIN SEED=N at SPRT_NODES (25000) a move from the balanced openings of SPRT_VARIANT (chess)"
 
 build:
@@ -307,3 +308,20 @@ sprt:
 	  --variant $(SPRT_VARIANT) --games $(SPRT_GAMES) --nodes $(SPRT_NODES) \
 	  --openings $(OPENINGS_DIR)/$(SPRT_VARIANT).epd --random-plies $(SPRT_PLIES) --seed $(SEED) \
 	  --concurrency $(SPRT_CONCURRENCY) --sprt elo0=0,elo1=10 --quiet --pgn $(SPRT_PGN)
+
+# The chess network (docs/strength.md, "The chess network"): self-play positions, then training.
+# Test the network by games with `cellmate --eval-file $(NNUE_DIR)/chess.nnue` (an engine
+# spec's `arg=--eval-file,arg=FILE`) against the same binary without it.
+NNUE_DIR ?= /tmp/cellmate-nnue
+NNUE_GAMES ?= 100000
+NNUE_NODES ?= 1500
+NNUE_SEED ?= 1
+NNUE_THREADS ?= 2
+NNUE_EPOCHS ?= 20
+nnue: build
+	mkdir -p $(NNUE_DIR)
+	$(BIN) datagen --openings $(OPENINGS_DIR)/chess.epd --out $(NNUE_DIR)/data-$(NNUE_SEED).txt \
+	  --games $(NNUE_GAMES) --nodes $(NNUE_NODES) --random-min 4 --random-max 10 \
+	  --threads $(NNUE_THREADS) --seed $(NNUE_SEED)
+	$(BIN) nnue-train $(NNUE_DIR)/data-*.txt --out $(NNUE_DIR)/chess.nnue --epochs $(NNUE_EPOCHS) \
+	  --batch 16384 --rate 0.001 --lambda 0.75 --drop 0.3 --drop-every 8 --threads $(NNUE_THREADS) --mirror

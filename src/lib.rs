@@ -6,9 +6,11 @@
 
 pub mod book;
 pub mod core;
+pub mod datagen;
 pub mod engine;
 pub mod game;
 pub mod gui;
+pub mod nnue_train;
 pub mod notation;
 pub mod pgn;
 pub mod protocol;

@@ -72,6 +72,10 @@ struct Cli {
     /// cell's bonus seven steps on, a Neuron's for a full ring of its own pieces.
     #[arg(long, global = true, value_name = "T:T:…")]
     micro_terms: Option<String>,
+    /// A chess network file (`cellmate nnue-train`) whose output this process adds to the
+    /// chess table's evaluation (no network is built in), for testing networks by games.
+    #[arg(long, global = true, value_name = "FILE")]
+    eval_file: Option<String>,
 }
 
 #[derive(Subcommand)]
@@ -91,6 +95,34 @@ enum Command {
         #[arg(long)]
         divide: bool,
     },
+    /// Writes training positions for the chess network: self-play at fixed nodes from the
+    /// openings, one `FEN | score | result` line per quiet position (docs/strength.md, "The
+    /// chess network").
+    Datagen {
+        /// Opening positions, one FEN or EPD a line (cycled).
+        #[arg(long)]
+        openings: String,
+        /// Output file (appended to).
+        #[arg(long)]
+        out: String,
+        #[arg(long, default_value_t = 1000)]
+        games: u64,
+        #[arg(long, default_value_t = 5000)]
+        nodes: u64,
+        /// Random plies after each opening, at least…
+        #[arg(long, default_value_t = 4)]
+        random_min: usize,
+        /// …and at most.
+        #[arg(long, default_value_t = 8)]
+        random_max: usize,
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
+    /// Trains the chess network on `cellmate datagen` positions and writes it (docs/strength.md,
+    /// "The chess network").
+    NnueTrain(Box<TrainArgs>),
     /// Searches a fixed depth and reports speed.
     Bench {
         #[arg(long)]
@@ -304,6 +336,57 @@ fn notation(args: NotationArgs) -> Result<(), String> {
     };
     out!("{text}");
     Ok(())
+}
+
+/// `cellmate nnue-train`'s arguments.
+#[derive(clap::Args)]
+struct TrainArgs {
+    /// Datagen files.
+    #[arg(required = true)]
+    data: Vec<String>,
+    /// The network file, written after each epoch that lowers the held-out loss.
+    #[arg(long)]
+    out: String,
+    /// Start from this network file instead of random weights.
+    #[arg(long)]
+    init: Option<String>,
+    #[arg(long, default_value_t = 30)]
+    epochs: usize,
+    #[arg(long, default_value_t = 16384)]
+    batch: usize,
+    #[arg(long, default_value_t = 0.001)]
+    rate: f32,
+    /// The share of the search's score in the target (the rest is the game's result).
+    #[arg(long, default_value_t = 0.75)]
+    lambda: f32,
+    /// The rate is multiplied by this every --drop-every epochs.
+    #[arg(long, default_value_t = 0.3)]
+    drop: f32,
+    #[arg(long, default_value_t = 10)]
+    drop_every: usize,
+    #[arg(long, default_value_t = 2)]
+    threads: usize,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Mirror half the positions' files (a ↔ h) each epoch.
+    #[arg(long)]
+    mirror: bool,
+}
+
+impl TrainArgs {
+    fn spec(&self) -> cellmate::nnue_train::TrainSpec {
+        cellmate::nnue_train::TrainSpec {
+            epochs: self.epochs,
+            batch: self.batch,
+            rate: self.rate,
+            lambda: self.lambda,
+            drop: self.drop,
+            drop_every: self.drop_every,
+            threads: self.threads,
+            seed: self.seed,
+            mirror: self.mirror,
+        }
+    }
 }
 
 #[derive(clap::Args)]
@@ -645,6 +728,79 @@ fn tune_eval(
     Ok(())
 }
 
+fn datagen(openings: &str, out: &str, mut spec: cellmate::datagen::Spec) -> Result<(), String> {
+    let text = std::fs::read_to_string(openings).map_err(|e| format!("{openings}: {e}"))?;
+    spec.openings = cellmate::referee::openings::read_openings(VariantKind::Chess, &text)?;
+    if spec.openings.is_empty() {
+        return Err(format!("{openings}: no position"));
+    }
+    let mut file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(out)
+        .map_err(|e| format!("{out}: {e}"))?;
+    let n = cellmate::datagen::run(&spec, &mut file).map_err(|e| format!("{out}: {e}"))?;
+    outln!("{n} positions written to {out}");
+    Ok(())
+}
+
+fn nnue_train(
+    data: &[String],
+    out: &str,
+    init: Option<&str>,
+    spec: &cellmate::nnue_train::TrainSpec,
+) -> Result<(), String> {
+    use cellmate::nnue_train as nt;
+    let samples = nt::read(data)?;
+    outln!("{} positions read", samples.len());
+    if samples.is_empty() {
+        return Err("no position to train on".to_string());
+    }
+    let start = match init {
+        Some(path) => {
+            let bytes = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
+            let net = cellmate::engine::eval::nnue::Network::from_bytes(&bytes)
+                .map_err(|e| format!("{path}: {e}"))?;
+            Some(nt::Weights::from_network(&net))
+        }
+        None => None,
+    };
+    let held = nt::held_out(&samples);
+    if held.is_empty() {
+        outln!(
+            "no position held out (the {}th block of {} is): every epoch is written",
+            nt::HOLD_OUT,
+            nt::BLOCK
+        );
+    } else {
+        outln!(
+            "held-out loss of the hand-made table: {:.6}",
+            nt::table_loss(&held, spec.lambda)
+        );
+    }
+    let nothing_held = held.is_empty();
+    let mut failed = None;
+    // The epoch with the lowest held-out loss is the one kept.
+    let mut best = f64::INFINITY;
+    nt::train(&samples, spec, start, &mut |epoch, train, held, w| {
+        let kept = nothing_held || held < best;
+        outln!(
+            "epoch {epoch}: training loss {train:.6}, held-out loss {held:.6}{}",
+            if kept { ", written" } else { "" }
+        );
+        if kept {
+            best = held;
+            if let Err(e) = std::fs::write(out, w.quantise().to_bytes()) {
+                failed = Some(format!("{out}: {e}"));
+            }
+        }
+    });
+    match failed {
+        Some(e) => Err(e),
+        None => Ok(()),
+    }
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     // A host logs what it does (games stored, pages refused); the engine only its warnings.
@@ -655,7 +811,7 @@ fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or(level))
         .target(env_logger::Target::Stderr)
         .init();
-    use cellmate::engine::eval::{micro::MicroParams, EvalParams};
+    use cellmate::engine::eval::{micro::MicroParams, ChessNet, EvalParams};
     type Setter = fn(&mut MicroParams, &str) -> Result<(), String>;
     let mut eval = EvalParams::DEFAULT;
     for (flag, text, set) in [
@@ -670,6 +826,19 @@ fn main() -> ExitCode {
         if let Some(text) = text {
             if let Err(e) = set(&mut eval.micro, text) {
                 eprintln!("error: {flag}: {e}");
+                return ExitCode::from(2);
+            }
+        }
+    }
+    if let Some(path) = &cli.eval_file {
+        use cellmate::engine::eval::nnue::Network;
+        match std::fs::read(path)
+            .map_err(|e| e.to_string())
+            .and_then(|b| Network::from_bytes(&b).map_err(|e| e.to_string()))
+        {
+            Ok(net) => eval.chess_net = ChessNet::File(Box::leak(Box::new(net))),
+            Err(e) => {
+                eprintln!("error: --eval-file: {path}: {e}");
                 return ExitCode::from(2);
             }
         }
@@ -692,6 +861,31 @@ fn main() -> ExitCode {
             outln!("Nodes: {nodes}");
             outln!("NPS: {nps}");
             Ok(())
+        }
+        Some(Command::Datagen {
+            openings,
+            out,
+            games,
+            nodes,
+            random_min,
+            random_max,
+            threads,
+            seed,
+        }) => datagen(
+            &openings,
+            &out,
+            cellmate::datagen::Spec {
+                openings: Vec::new(),
+                nodes,
+                games,
+                random_min,
+                random_max: random_max.max(random_min),
+                threads,
+                seed: seed.max(1),
+            },
+        ),
+        Some(Command::NnueTrain(args)) => {
+            nnue_train(&args.data, &args.out, args.init.as_deref(), &args.spec())
         }
         Some(Command::Notation(args)) => notation(args),
         Some(Command::Match(args)) => run_match(*args),

@@ -212,7 +212,6 @@ pub fn rust_rows(p: &ChessParams) -> String {
 mod tests {
     use super::*;
     use crate::engine::eval::chess_params::{MATERIAL, PST};
-    use crate::engine::eval::Evaluate;
     use crate::variants::chess::Chess;
 
     /// One game (a Ruy Lopez to move 6, then a made-up result) and one unfinished, in the
@@ -236,7 +235,7 @@ mod tests {
         let mut expected = Vec::new();
         for (ply, m) in moves.iter().enumerate() {
             if ply >= 2 && !pos.in_check() && best_capture_gain(&pos) == 0 {
-                let e = pos.evaluate();
+                let e = pos.evaluate_with_chess(&ChessParams::DEFAULT);
                 expected.push(if pos.side_to_move() == crate::core::Color::White {
                     e
                 } else {

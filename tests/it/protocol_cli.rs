@@ -212,3 +212,30 @@ fn closed_stdout_ends_quietly() {
     assert_eq!(o.status.code(), Some(0));
     assert_eq!(String::from_utf8_lossy(&o.stderr), "");
 }
+
+/// `--eval-file` (testing a chess network by games, docs/strength.md, "The chess network")
+/// adds the network's output to the table's evaluation: a network of zero weights and an
+/// output bias worth 1200 cp for the side to move lowers the score of a depth-1 search from
+/// the start (every reply quiet) by exactly 1200. A file that is not a network is refused.
+#[test]
+fn eval_file_flag_adds_the_networks_output() {
+    use cellmate::engine::eval::nnue::{Network, HIDDEN, INPUTS, QA, QB, SCALE};
+    let out_b = 1200 * QA * QB / SCALE;
+    assert_eq!(out_b * SCALE, 1200 * QA * QB, "the bias is exact");
+    let net = Network::new(
+        Box::new([[0; HIDDEN]; INPUTS]),
+        [0; HIDDEN],
+        [0; 2 * HIDDEN],
+        out_b,
+    );
+    let path = std::env::temp_dir().join(format!("cellmate-net-{}.nnue", std::process::id()));
+    std::fs::write(&path, net.to_bytes()).unwrap();
+    let go = "uci\nposition startpos\ngo depth 1\n";
+    let default = depth1_score(&run_uci(&[], go));
+    let with_net = depth1_score(&run_uci(&["--eval-file", path.to_str().unwrap()], go));
+    assert_eq!(default - with_net, 1200);
+    std::fs::write(&path, b"CMNN").unwrap();
+    assert_refused("--eval-file", path.to_str().unwrap());
+    assert_refused("--eval-file", "/nonexistent/net.nnue");
+    let _ = std::fs::remove_file(&path);
+}

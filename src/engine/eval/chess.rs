@@ -613,7 +613,16 @@ impl Chess {
 
 impl Evaluate for Chess {
     fn evaluate_with(&self, params: &EvalParams) -> i32 {
-        self.evaluate_with_chess(&params.chess)
+        // The network corrects the table (it was trained on what the table's evaluation
+        // missed). A lone king is driven to the edge by the table's mop-up alone: the
+        // self-play positions rarely teach that ending.
+        let lone = self.color_set(Color::White).count_ones() == 1
+            || self.color_set(Color::Black).count_ones() == 1;
+        let table = self.evaluate_with_chess(&params.chess);
+        match params.chess_net.network() {
+            Some(net) if !lone => table + net.evaluate(self),
+            _ => table,
+        }
     }
 
     fn see_ge(&self, m: Move, threshold: i32) -> bool {
@@ -634,8 +643,11 @@ mod tests {
     use crate::core::fen::mirror_placement;
     use crate::core::{Dialect, Variant};
 
+    /// The table's evaluation (the network has tests of its own, in `nnue`).
     fn eval(fen: &str) -> i32 {
-        Chess::from_fen(fen).unwrap().evaluate()
+        Chess::from_fen(fen)
+            .unwrap()
+            .evaluate_with_chess(&ChessParams::DEFAULT)
     }
 
     /// Every value-slot array has one entry per `PieceDef` of the list (its type is

@@ -5,6 +5,7 @@ pub mod chess;
 pub mod chess_params;
 pub mod immune;
 pub mod micro;
+pub mod nnue;
 pub mod recursion;
 pub mod see;
 
@@ -17,13 +18,37 @@ use crate::core::{Move, Variant};
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct EvalParams {
     pub chess: chess_params::ChessParams,
+    /// The network that corrects the table `chess` on chess positions ([`nnue`]), if any
+    /// (Infinite Recursion's boards and chess endings of a lone king use the table alone).
+    pub chess_net: ChessNet,
     pub micro: micro::MicroParams,
+}
+
+/// The network of chess's evaluation. None is built in yet: a network is read from a file
+/// (`cellmate --eval-file`) to be tested by games (docs/strength.md, "The chess network").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ChessNet {
+    /// None: the hand-made table alone.
+    Off,
+    /// A network read from a file.
+    File(&'static nnue::Network),
+}
+
+impl ChessNet {
+    /// The network, if any.
+    pub fn network(self) -> Option<&'static nnue::Network> {
+        match self {
+            ChessNet::Off => None,
+            ChessNet::File(n) => Some(n),
+        }
+    }
 }
 
 impl EvalParams {
     /// Every evaluator's own tables.
     pub const DEFAULT: EvalParams = EvalParams {
         chess: chess_params::ChessParams::DEFAULT,
+        chess_net: ChessNet::Off,
         micro: micro::MicroParams::DEFAULT,
     };
 }

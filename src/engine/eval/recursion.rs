@@ -212,7 +212,7 @@ mod tests {
         // Black's king in the centre of board B or in its corner, beside Black's Frozen
         // mega-knight (it cannot move, IR-4): driving the king to the corner counts as it
         // does against a lone king.
-        let b = |p: Recursion| p.board(1).evaluate();
+        let b = |p: Recursion| p.board(1).evaluate_with_chess(&ChessParams::DEFAULT);
         let frozen =
             b(won_a_then_b("R2k4m6k", "16", "8Q7")) - b(won_a_then_b("R2k4m7", "12k3", "8Q7"));
         let lone = b(won_a_then_b("R2k11k", "16", "8Q7")) - b(won_a_then_b("R2k12", "12k3", "8Q7"));

@@ -1,0 +1,212 @@
+//! Training positions for the chess network — the library side of `cellmate datagen` (see
+//! `docs/strength.md`, "The chess network").
+//!
+//! Self-play in this process: each game starts from an opening of a file (cycled) followed
+//! by a few random legal plies, and every move is a fixed-node search of the engine. Each
+//! *quiet* position the engine moves from (not in check, best move not a capture or
+//! promotion, score not a mate) becomes a line `FEN | score | result`: the search's score
+//! from White's view in centipawns and the game's result for White (`1`, `0.5`, `0`). A game
+//! ends by the rules, or is adjudicated: won when the score stays beyond
+//! [`ADJUDICATE_WIN`] for [`ADJUDICATE_PLIES`] plies in a row, drawn after [`MAX_PLIES`].
+
+use std::io::Write;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
+
+use crate::core::rng::XorShift;
+use crate::core::{Color, MoveList, Outcome, Variant};
+use crate::engine::{Control, Engine, Limits, Score};
+use crate::variants::chess::Chess;
+
+/// Centipawns (White's view) beyond which a game is adjudicated won…
+pub const ADJUDICATE_WIN: i32 = 2000;
+/// …when they hold this many plies in a row.
+pub const ADJUDICATE_PLIES: usize = 6;
+/// A game still running after this many plies is drawn.
+pub const MAX_PLIES: usize = 400;
+
+/// What `cellmate datagen` is asked for.
+#[derive(Clone, Debug)]
+pub struct Spec {
+    /// Opening positions (FEN), cycled.
+    pub openings: Vec<String>,
+    /// Nodes per move.
+    pub nodes: u64,
+    /// Games in all.
+    pub games: u64,
+    /// Random plies after each opening: between `random_min` and `random_max`.
+    pub random_min: usize,
+    pub random_max: usize,
+    /// Games played at once (one thread each).
+    pub threads: usize,
+    pub seed: u64,
+}
+
+/// One game's recorded positions (FEN, White's score) and the result for White.
+fn play(spec: &Spec, engine: &Engine, game: u64) -> (Vec<(String, i32)>, f32) {
+    let mut rng = XorShift(spec.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ ((game + 1) * 7919));
+    let opening = &spec.openings[(game as usize) % spec.openings.len()];
+    let mut pos = Chess::from_fen(opening).unwrap_or_else(|_| Chess::startpos());
+    let random = spec.random_min + rng.below(spec.random_max - spec.random_min + 1);
+    let mut list = MoveList::new();
+    for _ in 0..random {
+        list.clear();
+        pos.legal_moves(&mut list);
+        if list.is_empty() {
+            break;
+        }
+        pos.make_move(list[rng.below(list.len())]);
+    }
+    // A random walk can end the game or leave a lost position: start again from the opening.
+    if pos.outcome().is_some() {
+        pos = Chess::from_fen(opening).unwrap_or_else(|_| Chess::startpos());
+    }
+    engine.clear();
+    let limits = Limits {
+        nodes: Some(spec.nodes),
+        ..Limits::default()
+    };
+    let mut recorded = Vec::new();
+    let mut streak: (i32, usize) = (0, 0);
+    for _ in 0..MAX_PLIES {
+        if let Some(o) = pos.outcome() {
+            return (recorded, result_of(&o));
+        }
+        let control = Control::new(false);
+        let r = engine.search(&pos, &limits, &control, &|_| {});
+        let Some(best) = r.best else { break };
+        let white = |s: i32| {
+            if pos.side_to_move() == Color::White {
+                s
+            } else {
+                -s
+            }
+        };
+        match r.score {
+            Score::Cp(cp) => {
+                let w = white(cp);
+                if !pos.in_check() && !pos.is_tactical(best) {
+                    recorded.push((pos.fen(), w));
+                }
+                let sign = if w >= ADJUDICATE_WIN {
+                    1
+                } else if w <= -ADJUDICATE_WIN {
+                    -1
+                } else {
+                    0
+                };
+                streak = if sign != 0 && sign == streak.0 {
+                    (sign, streak.1 + 1)
+                } else {
+                    (sign, 1)
+                };
+            }
+            Score::Mate(m) => {
+                let sign = if white(m.signum()) > 0 { 1 } else { -1 };
+                streak = if sign == streak.0 {
+                    (sign, streak.1 + 1)
+                } else {
+                    (sign, 1)
+                };
+            }
+        }
+        if streak.0 != 0 && streak.1 >= ADJUDICATE_PLIES {
+            return (recorded, if streak.0 > 0 { 1.0 } else { 0.0 });
+        }
+        pos.make_move(best);
+    }
+    (recorded, 0.5)
+}
+
+fn result_of(o: &Outcome) -> f32 {
+    match o {
+        Outcome::Win {
+            winner: Color::White,
+            ..
+        } => 1.0,
+        Outcome::Win { .. } => 0.0,
+        Outcome::Draw { .. } => 0.5,
+    }
+}
+
+/// Plays `spec.games` games on `spec.threads` threads and writes every recorded position to
+/// `out` as it comes; reports progress on stderr every 100 games. Returns the positions
+/// written.
+pub fn run(spec: &Spec, out: &mut (dyn Write + Send)) -> std::io::Result<u64> {
+    let next = AtomicU64::new(0);
+    let written = AtomicU64::new(0);
+    let out = Mutex::new(out);
+    let failed = Mutex::new(None);
+    std::thread::scope(|s| {
+        for _ in 0..spec.threads.max(1) {
+            s.spawn(|| {
+                let engine = Engine::new(16, 1);
+                loop {
+                    let game = next.fetch_add(1, Ordering::Relaxed);
+                    if game >= spec.games {
+                        break;
+                    }
+                    let (positions, result) = play(spec, &engine, game);
+                    let mut text = String::new();
+                    for (fen, score) in &positions {
+                        text.push_str(&format!("{fen} | {score} | {result}\n"));
+                    }
+                    let mut o = out.lock().unwrap_or_else(|e| e.into_inner());
+                    if let Err(e) = o.write_all(text.as_bytes()) {
+                        *failed.lock().unwrap_or_else(|e| e.into_inner()) = Some(e);
+                        break;
+                    }
+                    let n = written.fetch_add(positions.len() as u64, Ordering::Relaxed)
+                        + positions.len() as u64;
+                    if (game + 1).is_multiple_of(100) {
+                        let _ = o.flush();
+                        eprintln!("datagen: {} games, {n} positions", game + 1);
+                    }
+                }
+            });
+        }
+    });
+    if let Some(e) = failed.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        return Err(e);
+    }
+    out.into_inner()
+        .unwrap_or_else(|e| e.into_inner())
+        .flush()?;
+    Ok(written.into_inner())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_line_is_a_quiet_position_with_its_games_result_and_runs_repeat() {
+        let spec = Spec {
+            openings: vec!["rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1".into()],
+            nodes: 300,
+            games: 3,
+            random_min: 2,
+            random_max: 6,
+            threads: 1,
+            seed: 9,
+        };
+        let mut a = Vec::new();
+        let n = run(&spec, &mut a).unwrap();
+        let text = String::from_utf8(a.clone()).unwrap();
+        assert_eq!(text.lines().count() as u64, n);
+        assert!(n > 20, "{n} positions");
+        for line in text.lines() {
+            let parts: Vec<&str> = line.split(" | ").collect();
+            assert_eq!(parts.len(), 3, "{line}");
+            let pos = Chess::from_fen(parts[0]).unwrap();
+            assert!(!pos.in_check(), "{line}");
+            assert!(pos.outcome().is_none(), "{line}");
+            let score: i32 = parts[1].parse().unwrap();
+            assert!(score.abs() < 30_000, "{line}");
+            assert!(["0", "0.5", "1"].contains(&parts[2]), "{line}");
+        }
+        let mut b = Vec::new();
+        run(&spec, &mut b).unwrap();
+        assert_eq!(a, b, "the same spec plays the same games");
+    }
+}
