@@ -15,6 +15,7 @@ use std::sync::Mutex;
 
 use crate::core::rng::XorShift;
 use crate::core::{Color, MoveList, Outcome, Variant};
+use crate::engine::eval::EvalParams;
 use crate::engine::{Control, Engine, Limits, Score};
 use crate::variants::chess::Chess;
 
@@ -40,6 +41,8 @@ pub struct Spec {
     /// Games played at once (one thread each).
     pub threads: usize,
     pub seed: u64,
+    /// The evaluation's parameters (a network from `--eval-file` plays with its own).
+    pub eval: EvalParams,
 }
 
 /// One game's recorded positions (FEN, White's score) and the result for White.
@@ -140,7 +143,8 @@ pub fn run(spec: &Spec, out: &mut (dyn Write + Send)) -> std::io::Result<u64> {
     std::thread::scope(|s| {
         for _ in 0..spec.threads.max(1) {
             s.spawn(|| {
-                let engine = Engine::new(16, 1);
+                let mut engine = Engine::new(16, 1);
+                engine.eval = spec.eval;
                 loop {
                     let game = next.fetch_add(1, Ordering::Relaxed);
                     if game >= spec.games {
@@ -189,6 +193,7 @@ mod tests {
             random_max: 6,
             threads: 1,
             seed: 9,
+            eval: EvalParams::DEFAULT,
         };
         let mut a = Vec::new();
         let n = run(&spec, &mut a).unwrap();

@@ -882,6 +882,7 @@ fn main() -> ExitCode {
                 random_max: random_max.max(random_min),
                 threads,
                 seed: seed.max(1),
+                eval,
             },
         ),
         Some(Command::NnueTrain(args)) => {

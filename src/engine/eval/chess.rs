@@ -616,11 +616,13 @@ impl Evaluate for Chess {
         // The network corrects the table (it was trained on what the table's evaluation
         // missed). A lone king is driven to the edge by the table's mop-up alone: the
         // self-play positions rarely teach that ending.
-        let lone = self.color_set(Color::White).count_ones() == 1
-            || self.color_set(Color::Black).count_ones() == 1;
+        let lone = || {
+            self.color_set(Color::White).count_ones() == 1
+                || self.color_set(Color::Black).count_ones() == 1
+        };
         let table = self.evaluate_with_chess(&params.chess);
         match params.chess_net.network() {
-            Some(net) if !lone => table + net.evaluate(self),
+            Some(net) if !lone() => table + net.evaluate(self),
             _ => table,
         }
     }
