@@ -49,7 +49,8 @@ pub struct Spec {
 fn play(spec: &Spec, engine: &Engine, game: u64) -> (Vec<(String, i32)>, f32) {
     let mut rng = XorShift(spec.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ ((game + 1) * 7919));
     let opening = &spec.openings[(game as usize) % spec.openings.len()];
-    let mut pos = Chess::from_fen(opening).unwrap_or_else(|_| Chess::startpos());
+    let start = Chess::from_fen(opening).unwrap_or_else(|_| Chess::startpos());
+    let mut pos = start.clone();
     let random = spec.random_min + rng.below(spec.random_max - spec.random_min + 1);
     let mut list = MoveList::new();
     for _ in 0..random {
@@ -62,7 +63,7 @@ fn play(spec: &Spec, engine: &Engine, game: u64) -> (Vec<(String, i32)>, f32) {
     }
     // A random walk can end the game or leave a lost position: start again from the opening.
     if pos.outcome().is_some() {
-        pos = Chess::from_fen(opening).unwrap_or_else(|_| Chess::startpos());
+        pos = start;
     }
     engine.clear();
     let limits = Limits {
@@ -85,34 +86,32 @@ fn play(spec: &Spec, engine: &Engine, game: u64) -> (Vec<(String, i32)>, f32) {
                 -s
             }
         };
-        match r.score {
+        // The side (+1 White, −1 Black, 0 neither) the score says is winning.
+        let sign = match r.score {
             Score::Cp(cp) => {
                 let w = white(cp);
                 if !pos.in_check() && !pos.is_tactical(best) {
                     recorded.push((pos.fen(), w));
                 }
-                let sign = if w >= ADJUDICATE_WIN {
-                    1
-                } else if w <= -ADJUDICATE_WIN {
-                    -1
+                if w.abs() >= ADJUDICATE_WIN {
+                    w.signum()
                 } else {
                     0
-                };
-                streak = if sign != 0 && sign == streak.0 {
-                    (sign, streak.1 + 1)
-                } else {
-                    (sign, 1)
-                };
+                }
             }
             Score::Mate(m) => {
-                let sign = if white(m.signum()) > 0 { 1 } else { -1 };
-                streak = if sign == streak.0 {
-                    (sign, streak.1 + 1)
+                if white(m.signum()) > 0 {
+                    1
                 } else {
-                    (sign, 1)
-                };
+                    -1
+                }
             }
-        }
+        };
+        streak = if sign != 0 && sign == streak.0 {
+            (sign, streak.1 + 1)
+        } else {
+            (sign, 1)
+        };
         if streak.0 != 0 && streak.1 >= ADJUDICATE_PLIES {
             return (recorded, if streak.0 > 0 { 1.0 } else { 0.0 });
         }

@@ -744,6 +744,12 @@ fn datagen(openings: &str, out: &str, mut spec: cellmate::datagen::Spec) -> Resu
     Ok(())
 }
 
+/// A chess network file (`--eval-file`, `nnue-train --init`).
+fn read_network(path: &str) -> Result<cellmate::engine::eval::nnue::Network, String> {
+    let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
+    cellmate::engine::eval::nnue::Network::from_bytes(&bytes).map_err(|e| e.to_string())
+}
+
 fn nnue_train(
     data: &[String],
     out: &str,
@@ -757,12 +763,9 @@ fn nnue_train(
         return Err("no position to train on".to_string());
     }
     let start = match init {
-        Some(path) => {
-            let bytes = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
-            let net = cellmate::engine::eval::nnue::Network::from_bytes(&bytes)
-                .map_err(|e| format!("{path}: {e}"))?;
-            Some(nt::Weights::from_network(&net))
-        }
+        Some(path) => Some(nt::Weights::from_network(
+            &read_network(path).map_err(|e| format!("{path}: {e}"))?,
+        )),
         None => None,
     };
     let held = nt::held_out(&samples);
@@ -831,11 +834,7 @@ fn main() -> ExitCode {
         }
     }
     if let Some(path) = &cli.eval_file {
-        use cellmate::engine::eval::nnue::Network;
-        match std::fs::read(path)
-            .map_err(|e| e.to_string())
-            .and_then(|b| Network::from_bytes(&b).map_err(|e| e.to_string()))
-        {
+        match read_network(path) {
             Ok(net) => eval.chess_net = ChessNet::File(Box::leak(Box::new(net))),
             Err(e) => {
                 eprintln!("error: --eval-file: {path}: {e}");

@@ -12,7 +12,7 @@
 use std::io::BufRead;
 
 use crate::core::rng::XorShift;
-use crate::core::{Color, Variant};
+use crate::core::{Color, Square, Variant};
 use crate::engine::eval::chess_params::ChessParams;
 use crate::engine::eval::nnue::{feature, Network, HIDDEN, INPUTS, QA, QB, SCALE};
 use crate::variants::chess::Chess;
@@ -45,40 +45,22 @@ pub fn parse_line(line: &str) -> Option<Sample> {
     let fen = parts.next()?.trim();
     let score: f32 = parts.next()?.trim().parse().ok()?;
     let result: f32 = parts.next()?.trim().parse().ok()?;
-    let mut fields = fen.split_whitespace();
-    let placement = fields.next()?;
-    let stm = match fields.next()? {
-        "w" => Color::White,
-        "b" => Color::Black,
-        _ => return None,
-    };
-    let mut pieces = Vec::with_capacity(32);
-    let (mut rank, mut file) = (7i32, 0i32);
-    for ch in placement.chars() {
-        match ch {
-            '/' => {
-                rank -= 1;
-                file = 0;
-            }
-            '1'..='8' => file += ch as i32 - '0' as i32,
-            _ => {
-                let color = if ch.is_ascii_uppercase() { 0 } else { 6 };
-                let pt = "pnbrqk".find(ch.to_ascii_lowercase())? as u8;
-                if !(0..8).contains(&rank) || !(0..8).contains(&file) {
-                    return None;
-                }
-                pieces.push((color + pt, (rank * 8 + file) as u8));
-                file += 1;
-            }
-        }
-    }
+    // The rules' own FEN reader: the placement for the inputs, the table for `base`.
+    let pos = Chess::from_fen(fen).ok()?;
+    let stm = pos.side_to_move();
+    // Rank 8 to rank 1, a to h: the FEN's order.
+    let pieces = (0..64u8)
+        .map(|i| (7 - i / 8) * 8 + i % 8)
+        .filter_map(|sq| {
+            let (color, pt) = pos.piece_at(Square(sq))?;
+            Some((color.index() as u8 * 6 + pt, sq))
+        })
+        .collect();
     let (score, result) = match stm {
         Color::White => (score, result),
         Color::Black => (-score, 1.0 - result),
     };
-    let base = Chess::from_fen(fen)
-        .ok()?
-        .evaluate_with_chess(&ChessParams::DEFAULT) as f32;
+    let base = pos.evaluate_with_chess(&ChessParams::DEFAULT) as f32;
     Some(Sample {
         pieces,
         stm,
