@@ -744,10 +744,10 @@ fn datagen(openings: &str, out: &str, mut spec: cellmate::datagen::Spec) -> Resu
     Ok(())
 }
 
-/// A chess network file (`--eval-file`, `nnue-train --init`).
+/// A chess network file (`--eval-file`, `nnue-train --init`); the error names the file.
 fn read_network(path: &str) -> Result<cellmate::engine::eval::nnue::Network, String> {
-    let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
-    cellmate::engine::eval::nnue::Network::from_bytes(&bytes).map_err(|e| e.to_string())
+    let bytes = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
+    cellmate::engine::eval::nnue::Network::from_bytes(&bytes).map_err(|e| format!("{path}: {e}"))
 }
 
 fn nnue_train(
@@ -763,9 +763,7 @@ fn nnue_train(
         return Err("no position to train on".to_string());
     }
     let start = match init {
-        Some(path) => Some(nt::Weights::from_network(
-            &read_network(path).map_err(|e| format!("{path}: {e}"))?,
-        )),
+        Some(path) => Some(nt::Weights::from_network(&read_network(path)?)),
         None => None,
     };
     let held = nt::held_out(&samples);
@@ -837,7 +835,7 @@ fn main() -> ExitCode {
         match read_network(path) {
             Ok(net) => eval.chess_net = ChessNet::File(Box::leak(Box::new(net))),
             Err(e) => {
-                eprintln!("error: --eval-file: {path}: {e}");
+                eprintln!("error: --eval-file: {e}");
                 return ExitCode::from(2);
             }
         }
