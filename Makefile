@@ -324,4 +324,4 @@ nnue: build
 	  --games $(NNUE_GAMES) --nodes $(NNUE_NODES) --random-min 4 --random-max 10 \
 	  --threads $(NNUE_THREADS) --seed $(NNUE_SEED)
 	$(BIN) nnue-train $(NNUE_DIR)/data-*.txt --out $(NNUE_DIR)/chess.nnue --epochs $(NNUE_EPOCHS) \
-	  --batch 16384 --rate 0.001 --lambda 0.75 --drop 0.3 --drop-every 8 --threads $(NNUE_THREADS) --mirror
+	  --batch 16384 --rate 0.001 --lambda 1.0 --drop 0.3 --drop-every 6 --threads $(NNUE_THREADS) --mirror

@@ -356,8 +356,10 @@ struct TrainArgs {
     batch: usize,
     #[arg(long, default_value_t = 0.001)]
     rate: f32,
-    /// The share of the search's score in the target (the rest is the game's result).
-    #[arg(long, default_value_t = 0.75)]
+    /// The share of the search's score in the target (the rest is the game's result); below
+    /// 1 the network learns each training game's result and the held-out loss rises after
+    /// an epoch or two (docs/strength.md, "The chess network").
+    #[arg(long, default_value_t = 1.0)]
     lambda: f32,
     /// The rate is multiplied by this every --drop-every epochs.
     #[arg(long, default_value_t = 0.3)]
