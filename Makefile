@@ -311,7 +311,7 @@ sprt:
 
 # The chess network (docs/strength.md, "The chess network"): self-play positions, then training.
 # Test the network by games with `cellmate --eval-file $(NNUE_DIR)/chess.nnue` (an engine
-# spec's `arg=--eval-file,arg=FILE`) against the same binary without it.
+# spec's `arg=--eval-file,arg=FILE`) against the built-in one or, with `--no-network`, none.
 NNUE_DIR ?= /tmp/cellmate-nnue
 NNUE_GAMES ?= 100000
 NNUE_NODES ?= 1500

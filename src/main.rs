@@ -73,9 +73,18 @@ struct Cli {
     #[arg(long, global = true, value_name = "T:T:…")]
     micro_terms: Option<String>,
     /// A chess network file (`cellmate nnue-train`) whose output this process adds to the
-    /// chess table's evaluation (no network is built in), for testing networks by games.
-    #[arg(long, global = true, value_name = "FILE")]
+    /// chess table's evaluation instead of the built-in network's, for testing networks by
+    /// games.
+    #[arg(
+        long,
+        global = true,
+        value_name = "FILE",
+        conflicts_with = "no_network"
+    )]
     eval_file: Option<String>,
+    /// Evaluates chess with the hand-made table alone, without the built-in network.
+    #[arg(long, global = true)]
+    no_network: bool,
 }
 
 #[derive(Subcommand)]
@@ -832,6 +841,9 @@ fn main() -> ExitCode {
                 return ExitCode::from(2);
             }
         }
+    }
+    if cli.no_network {
+        eval.chess_net = ChessNet::Off;
     }
     if let Some(path) = &cli.eval_file {
         match read_network(path) {

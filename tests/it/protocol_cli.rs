@@ -214,9 +214,12 @@ fn closed_stdout_ends_quietly() {
 }
 
 /// `--eval-file` (testing a chess network by games, docs/strength.md, "The chess network")
-/// adds the network's output to the table's evaluation: a network of zero weights and an
-/// output bias worth 1200 cp for the side to move lowers the score of a depth-1 search from
-/// the start (every reply quiet) by exactly 1200. A file that is not a network is refused.
+/// adds the network's output to the table's evaluation instead of the built-in network's: a
+/// network of zero weights and an output bias worth 1200 cp for the side to move lowers the
+/// score of a depth-1 search from the start (every reply quiet) by exactly 1200 from the
+/// table's alone (`--no-network`). The default is the built-in network: the same score as
+/// its bytes given as a file. A file that is not a network is refused, and so is
+/// `--eval-file` with `--no-network`.
 #[test]
 fn eval_file_flag_adds_the_networks_output() {
     use cellmate::engine::eval::nnue::{Network, HIDDEN, INPUTS, QA, QB, SCALE};
@@ -231,9 +234,16 @@ fn eval_file_flag_adds_the_networks_output() {
     let path = std::env::temp_dir().join(format!("cellmate-net-{}.nnue", std::process::id()));
     std::fs::write(&path, net.to_bytes()).unwrap();
     let go = "uci\nposition startpos\ngo depth 1\n";
-    let default = depth1_score(&run_uci(&[], go));
+    let table = depth1_score(&run_uci(&["--no-network"], go));
     let with_net = depth1_score(&run_uci(&["--eval-file", path.to_str().unwrap()], go));
-    assert_eq!(default - with_net, 1200);
+    assert_eq!(table - with_net, 1200);
+    std::fs::write(&path, cellmate::engine::eval::nnue::builtin().to_bytes()).unwrap();
+    let builtin_file = depth1_score(&run_uci(&["--eval-file", path.to_str().unwrap()], go));
+    assert_eq!(depth1_score(&run_uci(&[], go)), builtin_file);
+    let o = run(&["--no-network", "--eval-file", path.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("cannot be used with"), "{err}");
     std::fs::write(&path, b"CMNN").unwrap();
     assert_refused("--eval-file", path.to_str().unwrap());
     assert_refused("--eval-file", "/nonexistent/net.nnue");

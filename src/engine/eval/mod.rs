@@ -24,12 +24,15 @@ pub struct EvalParams {
     pub micro: micro::MicroParams,
 }
 
-/// The network of chess's evaluation. None is built in yet: a network is read from a file
-/// (`cellmate --eval-file`) to be tested by games (docs/strength.md, "The chess network").
+/// The network of chess's evaluation: the one built in (the default), none (`cellmate
+/// --no-network`), or one read from a file to be tested by games (`cellmate --eval-file`;
+/// docs/strength.md, "The chess network").
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ChessNet {
     /// None: the hand-made table alone.
     Off,
+    /// The network built into the binary ([`nnue::builtin`]).
+    Builtin,
     /// A network read from a file.
     File(&'static nnue::Network),
 }
@@ -39,6 +42,7 @@ impl ChessNet {
     pub fn network(self) -> Option<&'static nnue::Network> {
         match self {
             ChessNet::Off => None,
+            ChessNet::Builtin => Some(nnue::builtin()),
             ChessNet::File(n) => Some(n),
         }
     }
@@ -48,7 +52,7 @@ impl EvalParams {
     /// Every evaluator's own tables.
     pub const DEFAULT: EvalParams = EvalParams {
         chess: chess_params::ChessParams::DEFAULT,
-        chess_net: ChessNet::Off,
+        chess_net: ChessNet::Builtin,
         micro: micro::MicroParams::DEFAULT,
     };
 }

@@ -139,6 +139,16 @@ impl std::error::Error for NetError {}
 /// Bytes of a network file.
 pub const FILE_SIZE: usize = 8 + 2 * (INPUTS * HIDDEN + HIDDEN + 2 * HIDDEN) + 4;
 
+/// The network built into the binary: `chess.nnue` beside this file, trained by `cellmate
+/// nnue-train` on `cellmate datagen` positions (docs/strength.md, "The chess network" says
+/// which data and commands made it, and what it gains in games).
+pub fn builtin() -> &'static Network {
+    static NET: std::sync::LazyLock<Network> = std::sync::LazyLock::new(|| {
+        Network::from_bytes(include_bytes!("chess.nnue")).expect("the built-in chess network")
+    });
+    &NET
+}
+
 impl Network {
     /// Reads a network file.
     pub fn from_bytes(b: &[u8]) -> Result<Network, NetError> {
@@ -416,6 +426,8 @@ mod tests {
         let good = net.to_bytes();
         assert_eq!(good.len(), FILE_SIZE);
         assert!(Network::from_bytes(&good).unwrap() == net);
+        // The built-in network is a file of this format (read at its first use).
+        assert_eq!(builtin().to_bytes(), include_bytes!("chess.nnue"));
         assert_eq!(Network::from_bytes(b"XXXX"), Err(NetError::BadMagic));
         assert_eq!(Network::from_bytes(b""), Err(NetError::BadMagic));
         assert_eq!(
