@@ -40,14 +40,17 @@ struct Cache {
     acc: [[i16; HIDDEN]; 2],
 }
 
-thread_local! {
-    static CACHE: std::cell::RefCell<Cache> = const {
-        std::cell::RefCell::new(Cache {
-            net: 0,
-            bb: [0; 12],
-            acc: [[0; HIDDEN]; 2],
-        })
+impl Cache {
+    /// No position yet (the first evaluation counts afresh).
+    const EMPTY: Cache = Cache {
+        net: 0,
+        bb: [0; 12],
+        acc: [[0; HIDDEN]; 2],
     };
+}
+
+thread_local! {
+    static CACHE: std::cell::RefCell<Cache> = const { std::cell::RefCell::new(Cache::EMPTY) };
 }
 
 /// The piece sets of `pos` in the cache's order: White's six types, then Black's.
@@ -376,11 +379,7 @@ mod tests {
         // of its own follows the same positions through the plain (not AVX2) code, which
         // `evaluate` does not take on a CPU with AVX2.
         let (net, other) = (&test_net(5), &test_net(8));
-        let mut plain = Cache {
-            net: 0,
-            bb: [0; 12],
-            acc: [[0; HIDDEN]; 2],
-        };
+        let mut plain = Cache::EMPTY;
         let mut rng = XorShift(99);
         let mut list = MoveList::new();
         for game in 0..20 {
