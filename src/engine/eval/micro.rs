@@ -8,7 +8,7 @@
 
 use crate::core::{BitSet, Color, Move, Square, Variant};
 use crate::variants::micro::{
-    tables, Cell, Micro, AMOEBA, BACTERIUM, BONDED, EXPANDED, INFECTED, NEURON, OFF, PARAMECIUM,
+    tables, Cell, Micro, AMOEBA, BACTERIUM, BONDED, EXPANDED, INFECTED, NEURON, PARAMECIUM,
     PLATELET, PRION, RBC, TYPES, VIRUS, WBC,
 };
 
@@ -452,26 +452,16 @@ pub fn reach(c: &Cell, sq: Square, own: crate::core::U256, occ: crate::core::U25
         leaps |= t.gift[g].leap_move[col][s] | t.gift[g].leap_capture[col][s];
         dirs |= t.gift_slides[g];
     }
-    let half = |x: u16| (x / 16 < 8) == (c.color == 0);
-    if c.kind == WBC && !half(s as u16) {
+    let wbc = c.kind == WBC;
+    if wbc && !t.half[col].contains(sq) {
         dirs = 0;
     }
-    for d in 0..8 {
-        if dirs & (1 << d) == 0 {
-            continue;
-        }
-        let mut cur = t.next[d][s];
-        while cur != OFF {
-            if c.kind == WBC && !half(cur) {
-                break;
-            }
-            let to = Square(cur as u8);
-            leaps.insert(to);
-            if occ.contains(to) {
-                break;
-            }
-            cur = t.next[d][cur as usize];
-        }
+    while dirs != 0 {
+        let d = dirs.trailing_zeros() as usize;
+        dirs &= dirs - 1;
+        let (r, _) = crate::variants::micro::slide(d, s, occ);
+        // A line leaving the half never comes back into it (MC-5).
+        leaps |= if wbc { r & t.half[col] } else { r };
     }
     (leaps & !own).count() as i32
 }

@@ -32,6 +32,24 @@ pub fn slide_dirs(c: &Cell) -> u8 {
     m
 }
 
+/// The squares a slider on `s` reaches in direction `d` (an index into [`DIRS`]) over the
+/// occupied squares `occ`: the empty ones and the first occupied one; with that square.
+#[inline(always)]
+pub fn slide(d: usize, s: usize, occ: U256) -> (U256, Option<Square>) {
+    let t = tables();
+    let ray = t.ray[d][s];
+    let block = ray & occ;
+    if block.is_empty() {
+        return (ray, None);
+    }
+    let b = if t.ray_up[d] {
+        block.lsb()
+    } else {
+        block.msb()
+    };
+    (ray & !t.ray[d][b.index()], Some(b))
+}
+
 /// Leap targets of a single-cell piece for moving / for capturing.
 #[inline]
 fn leap_sets(c: &Cell, sq: u8) -> (U256, U256) {
@@ -181,21 +199,17 @@ pub fn attacked(pos: &Micro, sq: Square, by: Color) -> bool {
             }
         }
     }
+    let occ = pos.occupied();
     for d in 0..8 {
-        let mut cur = t.next[d][s];
-        while cur != OFF {
-            let c = &pos.cells[cur as usize];
-            if !c.is_empty() {
-                if single.contains(Square(cur as u8))
-                    && slide_dirs(c) & (1 << opposite(d)) != 0
-                    && (!c.powers().has(Powers::OWN_HALF)
-                        || (in_own_half(sq.0, c.color) && in_own_half(cur as u8, c.color)))
-                {
-                    return true;
-                }
-                break;
+        if let (_, Some(b)) = slide(d, s, occ) {
+            let c = &pos.cells[b.index()];
+            if single.contains(b)
+                && slide_dirs(c) & (1 << opposite(d)) != 0
+                && (!c.powers().has(Powers::OWN_HALF)
+                    || (in_own_half(sq.0, c.color) && in_own_half(b.0, c.color)))
+            {
+                return true;
             }
-            cur = t.next[d][cur as usize];
         }
     }
     let mut exp = pos.expanded & active;
@@ -283,26 +297,18 @@ fn pseudo(pos: &Micro, out: &mut MoveList) {
             } else {
                 dirs
             };
-            for (d, next) in t.next.iter().enumerate() {
-                if dirs & (1 << d) == 0 {
-                    continue;
+            // A line that leaves the half never comes back into it: the half's squares of
+            // the slide are the squares up to its edge.
+            let mut d = dirs;
+            while d != 0 {
+                let i = d.trailing_zeros() as usize;
+                d &= d - 1;
+                let (mut r, _) = slide(i, f as usize, occ);
+                if half {
+                    r &= t.half[c.color as usize];
                 }
-                let mut cur = next[f as usize];
-                while cur != OFF {
-                    if half && !in_own_half(cur as u8, c.color) {
-                        break;
-                    }
-                    let s = Square(cur as u8);
-                    if empty.contains(s) {
-                        moves.insert(s);
-                    } else {
-                        if capt.contains(s) {
-                            caps.insert(s);
-                        }
-                        break;
-                    }
-                    cur = next[cur as usize];
-                }
+                moves |= r & empty;
+                caps |= r & capt;
             }
             // A virus captures only by infection (its atoms are move-only).
             for to in moves.squares() {

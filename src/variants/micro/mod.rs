@@ -8,7 +8,7 @@
 //! the Amoeba's.
 
 mod gen;
-pub use gen::slide_dirs;
+pub use gen::{slide, slide_dirs};
 mod pieces;
 #[cfg(test)]
 mod tests;
@@ -151,6 +151,13 @@ pub struct Tables {
     pub gift_leaps: Vec<Vec<(i32, i32)>>,
     /// [dir][square]: the next square in that direction, or [`OFF`].
     pub next: [[u16; 256]; 8],
+    /// [dir][square]: every square beyond it in that direction to the edge.
+    pub ray: Vec<[U256; 256]>,
+    /// [dir]: whether the direction runs to higher square indices (its nearest square on a
+    /// ray is the lowest).
+    pub ray_up: [bool; 8],
+    /// [colour]: the side's half of the board (MC-5), ranks 1–8 or 9–16.
+    pub half: [U256; 2],
     /// King-step targets of each square.
     pub king: Vec<U256>,
     /// The types that attack every king step around them (MC-4 … MC-12): by leap captures,
@@ -210,6 +217,20 @@ pub fn tables() -> &'static Tables {
                 }
             }
         }
+        let mut ray = vec![[U256::EMPTY; 256]; 8];
+        for (d, n) in next.iter().enumerate() {
+            for (sq, r) in ray[d].iter_mut().enumerate() {
+                let mut cur = n[sq];
+                while cur != OFF {
+                    r.insert(Square(cur as u8));
+                    cur = n[cur as usize];
+                }
+            }
+        }
+        let mut half = [U256::EMPTY; 2];
+        for sq in 0..=255u8 {
+            half[usize::from(sq >= 128)].insert(Square(sq));
+        }
         let mut king = vec![U256::EMPTY; 256];
         let mut ortho = vec![U256::EMPTY; 256];
         for sq in 0..256 {
@@ -251,6 +272,9 @@ pub fn tables() -> &'static Tables {
             })
         });
         Tables {
+            ray,
+            ray_up: std::array::from_fn(|d| DIRS[d].1 > 0 || DIRS[d].1 == 0 && DIRS[d].0 > 0),
+            half,
             king_attackers,
             leap_attackers,
             own_slides: std::array::from_fn(|t| slides_of(&own[t])),

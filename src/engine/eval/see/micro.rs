@@ -25,8 +25,8 @@
 use crate::core::{BitSet, Color, Move, MoveKind, Powers, Square, Variant, U256};
 use crate::engine::eval::micro::MicroParams;
 use crate::variants::micro::{
-    has, slide_dirs, tables, Cell, Micro, Rider, BACTERIUM, EXPANDED, GEOMETRY, GIVES_NOTHING,
-    NEURON, OFF, PROMOTIONS, RBC, TYPES,
+    has, slide, slide_dirs, tables, Cell, Micro, Rider, BACTERIUM, EXPANDED, GEOMETRY,
+    GIVES_NOTHING, NEURON, OFF, PROMOTIONS, RBC, TYPES,
 };
 
 use super::{exchange_ge, Take};
@@ -129,22 +129,16 @@ fn takers(pos: &Micro, sq: Square, c: Color, ours: U256, occ: U256) -> U256 {
             }
         }
     }
-    for (d, next) in t.next.iter().enumerate() {
-        let mut cur = next[s];
-        while cur != OFF {
-            let q = Square(cur as u8);
-            if occ.contains(q) {
-                let cell = pos.cell(q);
-                if ours.contains(q)
-                    && slide_dirs(cell) & (1 << OPPOSITE[d]) != 0
-                    && (!cell.powers().has(Powers::OWN_HALF)
-                        || in_own_half(sq.0, cell.color) && in_own_half(q.0, cell.color))
-                {
-                    out.insert(q);
-                }
-                break;
+    for (d, &back) in OPPOSITE.iter().enumerate() {
+        if let (_, Some(q)) = slide(d, s, occ) {
+            let cell = pos.cell(q);
+            if ours.contains(q)
+                && slide_dirs(cell) & (1 << back) != 0
+                && (!cell.powers().has(Powers::OWN_HALF)
+                    || in_own_half(sq.0, cell.color) && in_own_half(q.0, cell.color))
+            {
+                out.insert(q);
             }
-            cur = next[cur as usize];
         }
     }
     out
