@@ -193,6 +193,41 @@ fn mc_4_neuron_steps_and_avoids_attacked_squares() {
     assert_eq!(moves(&p), sorted(&["h8g7", "h8g8", "h8h7", "h8i7", "h8i8"]));
 }
 
+/// The ray table's slide is the square-by-square walk: every square and direction over
+/// random occupancies, sparse to full — the empty squares up to the first occupied one, which
+/// is included and named.
+#[test]
+fn slide_is_the_walk() {
+    let t = tables();
+    let mut seed = 0x2545_F491_4F6C_DD1Du64;
+    for density in [0u64, 1, 4, 16, 64] {
+        let mut occ = U256::EMPTY;
+        for q in 0..=255u8 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            if seed % 64 < density {
+                occ.insert(Square(q));
+            }
+        }
+        for s in 0..256 {
+            for d in 0..8 {
+                let (mut walk, mut first) = (U256::EMPTY, None);
+                let mut cur = t.next[d][s];
+                while cur != OFF {
+                    walk.insert(Square(cur as u8));
+                    if occ.contains(Square(cur as u8)) {
+                        first = Some(Square(cur as u8));
+                        break;
+                    }
+                    cur = t.next[d][cur as usize];
+                }
+                assert_eq!(slide(d, s, occ), (walk, first), "square {s}, direction {d}");
+            }
+        }
+    }
+}
+
 // ---------- MC-5: white blood cell ----------
 
 #[test]
