@@ -177,14 +177,12 @@ impl BitSet for U256 {
     }
     #[inline(always)]
     fn pop_lsb(&mut self) -> Option<Square> {
-        for i in 0..4 {
-            let w = self.0[i];
-            if w != 0 {
-                self.0[i] = w & (w - 1);
-                return Some(Square((i as u32 * 64 + w.trailing_zeros()) as u8));
-            }
+        if self.is_empty() {
+            return None;
         }
-        None
+        let s = self.lsb();
+        self.remove(s);
+        Some(s)
     }
     #[inline(always)]
     fn is_empty(self) -> bool {

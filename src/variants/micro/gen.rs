@@ -4,7 +4,7 @@ use super::*;
 
 /// The side's half of the board for the White blood cell (MC-5): ranks 1–8 or 9–16.
 #[inline(always)]
-fn in_own_half(sq: u8, color: u8) -> bool {
+pub fn in_own_half(sq: u8, color: u8) -> bool {
     let rank = sq / 16;
     if color == 0 {
         rank < 8
@@ -13,9 +13,11 @@ fn in_own_half(sq: u8, color: u8) -> bool {
     }
 }
 
+/// The opposite of direction `d` of [`DIRS`] (E, W, N, S, NE, NW, SE, SW): E and W, N and S,
+/// NE and SW, NW and SE.
 #[inline(always)]
 fn opposite(d: usize) -> usize {
-    d ^ 1
+    [1, 0, 3, 2, 7, 6, 5, 4][d]
 }
 
 /// Slide directions of a piece: its type's and its gifts'.
@@ -48,6 +50,16 @@ pub fn slide(d: usize, s: usize, occ: U256) -> (U256, Option<Square>) {
         block.msb()
     };
     (ray & !t.ray[d][b.index()], Some(b))
+}
+
+/// Whether the piece `c` on `from`, the first occupied square from `sq` in direction `d`,
+/// slides onto `sq`: back along `d` by its own or its gifts' slides, and a White blood cell
+/// only with both squares in its half (MC-5).
+#[inline(always)]
+pub fn slides_onto(c: &Cell, from: Square, d: usize, sq: Square) -> bool {
+    slide_dirs(c) & (1 << opposite(d)) != 0
+        && (!c.powers().has(Powers::OWN_HALF)
+            || (in_own_half(sq.0, c.color) && in_own_half(from.0, c.color)))
 }
 
 /// Leap targets of a single-cell piece for moving / for capturing.
@@ -202,12 +214,7 @@ pub fn attacked(pos: &Micro, sq: Square, by: Color) -> bool {
     let occ = pos.occupied();
     for d in 0..8 {
         if let (_, Some(b)) = slide(d, s, occ) {
-            let c = &pos.cells[b.index()];
-            if single.contains(b)
-                && slide_dirs(c) & (1 << opposite(d)) != 0
-                && (!c.powers().has(Powers::OWN_HALF)
-                    || (in_own_half(sq.0, c.color) && in_own_half(b.0, c.color)))
-            {
+            if single.contains(b) && slides_onto(&pos.cells[b.index()], b, d, sq) {
                 return true;
             }
         }

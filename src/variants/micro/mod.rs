@@ -8,7 +8,7 @@
 //! the Amoeba's.
 
 mod gen;
-pub use gen::{slide, slide_dirs};
+pub use gen::{slide, slide_dirs, slides_onto};
 mod pieces;
 #[cfg(test)]
 mod tests;
@@ -228,8 +228,10 @@ pub fn tables() -> &'static Tables {
             }
         }
         let mut half = [U256::EMPTY; 2];
-        for sq in 0..=255u8 {
-            half[usize::from(sq >= 128)].insert(Square(sq));
+        for (c, h) in half.iter_mut().enumerate() {
+            for sq in (0..=255u8).filter(|&sq| gen::in_own_half(sq, c as u8)) {
+                h.insert(Square(sq));
+            }
         }
         let mut king = vec![U256::EMPTY; 256];
         let mut ortho = vec![U256::EMPTY; 256];

@@ -25,14 +25,11 @@
 use crate::core::{BitSet, Color, Move, MoveKind, Powers, Square, Variant, U256};
 use crate::engine::eval::micro::MicroParams;
 use crate::variants::micro::{
-    has, slide, slide_dirs, tables, Cell, Micro, Rider, BACTERIUM, EXPANDED, GEOMETRY,
+    has, slide, slide_dirs, slides_onto, tables, Cell, Micro, Rider, BACTERIUM, EXPANDED, GEOMETRY,
     GIVES_NOTHING, NEURON, OFF, PROMOTIONS, RBC, TYPES,
 };
 
 use super::{exchange_ge, Take};
-
-/// The opposite of each direction of [`crate::variants::micro::DIRS`] (E, W, N, S, NE, NW, SE, SW).
-const OPPOSITE: [usize; 8] = [1, 0, 3, 2, 7, 6, 5, 4];
 
 /// A piece on the exchange square, as the exchange sees it.
 #[derive(Clone, Copy, Debug)]
@@ -99,11 +96,6 @@ impl Piece {
     }
 }
 
-/// MC-5: whether `sq` lies in the half of the White blood cells of colour `color`.
-fn in_own_half(sq: u8, color: u8) -> bool {
-    (sq / 16 < 8) == (color == 0)
-}
-
 /// The pieces of `ours` (single-cell, not infected, of colour `c`) that take on `sq` by a
 /// leap or a slide of their own or of their gifts (MC-3 … MC-10, MC-7), with `occ` the
 /// squares still occupied; a White blood cell only within its half (MC-5). A Virus takes only
@@ -129,14 +121,9 @@ fn takers(pos: &Micro, sq: Square, c: Color, ours: U256, occ: U256) -> U256 {
             }
         }
     }
-    for (d, &back) in OPPOSITE.iter().enumerate() {
+    for d in 0..8 {
         if let (_, Some(q)) = slide(d, s, occ) {
-            let cell = pos.cell(q);
-            if ours.contains(q)
-                && slide_dirs(cell) & (1 << back) != 0
-                && (!cell.powers().has(Powers::OWN_HALF)
-                    || in_own_half(sq.0, cell.color) && in_own_half(q.0, cell.color))
-            {
+            if ours.contains(q) && slides_onto(pos.cell(q), q, d, sq) {
                 out.insert(q);
             }
         }
