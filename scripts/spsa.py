@@ -10,8 +10,9 @@ a_k and c_k shrink with k as Spall recommends (exponents 0.602 and 0.101, A = 10
 Values are centipawns; the red blood cell (the anchor, 100) and the Neuron (0) stay fixed.
 `--tune gifts` tunes what a Bacterium gains per absorbed type instead (`--micro-gifts`; the
 six types with a gift: White blood cell, Paramecium, Amoeba, Platelet, Virus, Prion), the
-piece values staying the engine's own; `--tune terms` the six other terms (`--micro-terms`:
-expansion, wall, pending infection, rider, red blood cell advance, Neuron shelter).
+piece values staying the engine's own; `--tune terms` the eight other terms (`--micro-terms`:
+expansion, wall, pending infection, rider, red blood cell advance, Neuron shelter, and the
+ending's hunt and edge).
 
     python3 scripts/spsa.py ./cellmate --iterations 800 --nodes 500 --out /tmp/spsa
 
@@ -40,9 +41,9 @@ TUNED = [2, 3, 4, 5, 6, 7, 8]  # indices tuned; rbc and neuron stay
 GIFT_START = [0, 0, 500, 550, 0, 350, 60, 200, 120]
 GIFT_TUNED = [2, 3, 5, 6, 7, 8]
 # --tune terms: the guesses the session-9 run began from (the engine's TERM table before it,
-# same file), all six tuned.
-TERM_NAMES = ["expand", "bond", "infect%", "ride%", "advance", "shelter"]
-TERM_START = [40, 25, 50, 33, 98, 48]
+# same file) and session 31's ending terms as set by hand, all eight tuned.
+TERM_NAMES = ["expand", "bond", "infect%", "ride%", "advance", "shelter", "hunt", "edge"]
+TERM_START = [40, 25, 50, 33, 98, 48, 20, 50]
 MODES = {
     "values": ("--micro-values", NAMES, START, TUNED),
     "gifts": ("--micro-gifts", NAMES, GIFT_START, GIFT_TUNED),

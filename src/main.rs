@@ -66,10 +66,11 @@ struct Cli {
     /// Bacterium gains for each type it has absorbed, nine centipawn integers in the same order.
     #[arg(long, global = true, value_name = "G:G:…")]
     micro_gifts: Option<String>,
-    /// Microorganism Chess evaluation terms for this process, for tuning by games: six
+    /// Microorganism Chess evaluation terms for this process, for tuning by games: eight
     /// integers, an expanded piece's bonus, a wall member's, a pending infection's share of
     /// its victim (per cent), an enemy rider's share of its host (per cent), a red blood
-    /// cell's bonus seven steps on, a Neuron's for a full ring of its own pieces.
+    /// cell's bonus seven steps on, a Neuron's for a full ring of its own pieces, and in a
+    /// full ending a point of nearness to the enemy Neuron and a step of it from the centre.
     #[arg(long, global = true, value_name = "T:T:…")]
     micro_terms: Option<String>,
     /// A chess network file (`cellmate nnue-train`) whose output this process adds to the

@@ -187,11 +187,16 @@ fn micro_gifts_flag_sets_the_gift_values() {
 fn micro_terms_flag_sets_the_evaluation_terms() {
     let state = "e2:infected=v/1";
     let default = micro_depth1_score(&[], state);
-    let same = micro_depth1_score(&["--micro-terms", "38:37:89:74:73:119"], state);
-    let dearer = micro_depth1_score(&["--micro-terms", "38:37:189:74:73:119"], state);
+    let same = micro_depth1_score(&["--micro-terms", "38:37:89:74:73:119:20:50"], state);
+    let dearer = micro_depth1_score(&["--micro-terms", "38:37:189:74:73:119:20:50"], state);
     assert_eq!(same, default);
     assert_eq!(default - dearer, 100);
-    for bad in ["40:25:50", "40:25:50:33:98:48:1", "40:25:50:33:98:y"] {
+    for bad in [
+        "40:25:50",
+        "40:25:50:33:98:48",
+        "40:25:50:33:98:48:1:2:3",
+        "40:25:50:33:98:48:1:y",
+    ] {
         assert_refused("--micro-terms", bad);
     }
 }

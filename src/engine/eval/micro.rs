@@ -35,19 +35,25 @@ pub const GIFT: [i32; TYPES] = [0, 0, 540, 580, 0, 410, 16, 217, 75];
 /// - `ride`: the share (per cent) of its host's value an enemy rider gains, since it may kill
 ///   the host when it likes (MC-12);
 /// - `advance`: a red blood cell's bonus seven steps on, growing with the square of its steps;
-/// - `shelter`: a Neuron's bonus with all eight squares around it held by its own side.
+/// - `shelter`: a Neuron's bonus with all eight squares around it held by its own side;
+/// - `hunt`: in a full ending ([`ending_phase`] 16), each point of a side's nearness to the
+///   enemy Neuron ([`hunt`]);
+/// - `edge`: in a full ending, each step of the enemy Neuron away from the centre.
 ///
-/// Tuned by games (1050 SPSA iterations from the guesses 40, 25, 50, 33, 98, 48; the mean of
-/// iterations 551-1050), see docs/strength.md "Gifts and terms by SPSA".
-pub const TERM: [i32; TERMS] = [38, 37, 89, 74, 73, 119];
+/// The first six tuned by games (1050 SPSA iterations from the guesses 40, 25, 50, 33, 98, 48;
+/// the mean of iterations 551-1050), see docs/strength.md "Gifts and terms by SPSA"; `hunt`
+/// and `edge` set by hand and kept on their match (docs/strength.md, "Microorganism draws").
+pub const TERM: [i32; TERMS] = [38, 37, 89, 74, 73, 119, 20, 50];
 /// How many terms [`TERM`] has.
-pub const TERMS: usize = 6;
+pub const TERMS: usize = 8;
 const EXPAND: usize = 0;
 const BOND: usize = 1;
 const INFECT: usize = 2;
 const RIDE: usize = 3;
 const ADVANCE: usize = 4;
 const SHELTER: usize = 5;
+const HUNT: usize = 6;
+const EDGE: usize = 7;
 
 /// The parameters of the evaluation, held by the engine ([`super::EvalParams`]): [`VALUE`],
 /// [`GIFT`] and [`TERM`] unless the engine was told otherwise (the command line's
@@ -86,7 +92,7 @@ impl MicroParams {
         Ok(())
     }
 
-    /// Replaces the other terms from their text (`--micro-terms`: the six of [`TERM`], in
+    /// Replaces the other terms from their text (`--micro-terms`: the eight of [`TERM`], in
     /// its order).
     pub fn set_terms(&mut self, text: &str) -> Result<(), String> {
         self.terms = parse_values(text)?;
@@ -207,6 +213,12 @@ pub enum Feature {
     /// A pending infection's victim, of this type with these gifts (MC-11): the `infect`
     /// share of the victim's value.
     Victim(u8, u16),
+    /// In an ending of this phase (1-16, [`ending_phase`]), a point of nearness of a piece to
+    /// the enemy Neuron ([`hunt`]): the `hunt` term times the phase over 16.
+    Hunt(u8),
+    /// In an ending of this phase, a step of the enemy Neuron away from the centre: the
+    /// `edge` term times the phase over 16.
+    Edge(u8),
 }
 
 impl Feature {
@@ -227,6 +239,8 @@ impl Feature {
             Feature::Shelter(n) => p.term(SHELTER) * n as i32 / 8,
             Feature::Ridden(t, absorbed) => p.piece_value(t, absorbed) * p.term(RIDE) / 100,
             Feature::Victim(t, absorbed) => p.piece_value(t, absorbed) * p.term(INFECT) / 100,
+            Feature::Hunt(phase) => p.term(HUNT) * phase as i32 / 16,
+            Feature::Edge(phase) => p.term(EDGE) * phase as i32 / 16,
         }
     }
 }
@@ -317,6 +331,46 @@ pub fn tally<T: Tally>(pos: &Micro, t: &mut T) {
             t.add(color as u8, Feature::Shelter(around.count() as u8), 1);
         }
     }
+    // Endings: bring the pieces to the enemy Neuron and drive it to the edge, where a
+    // lead in material is turned into mate (without it the search saw no plan in 100 plies).
+    let phase = ending_phase(pos);
+    if phase > 0 {
+        for color in Color::BOTH {
+            if let Some(e) = pos.neuron(!color) {
+                t.add(color as u8, Feature::Hunt(phase), hunt(pos, color, e));
+                let centre = |x: u8| (2 * x as i32 - 15).unsigned_abs() / 2;
+                let edge = centre(e.0 % 16).max(centre(e.0 / 16));
+                t.add(color as u8, Feature::Edge(phase), edge as i32);
+            }
+        }
+    }
+}
+
+/// How far the game is into its ending: 0 with 32 or more cells besides the Neurons, 16 with
+/// 16 or fewer.
+pub fn ending_phase(pos: &Micro) -> u8 {
+    let cells = (pos.occupied() & !pos.type_set(NEURON)).count() as i32;
+    (32 - cells).clamp(0, 16) as u8
+}
+
+/// How near `color`'s pieces (its Neuron included; red blood cells, infected pieces and White
+/// blood cells that cannot enter the enemy Neuron's half aside, MC-5) stand to the enemy
+/// Neuron on `e`: 15 less the king distance, summed.
+pub fn hunt(pos: &Micro, color: Color, e: Square) -> i32 {
+    let (ef, er) = ((e.0 % 16) as i32, (e.0 / 16) as i32);
+    let mut sum = 0;
+    for sq in (pos.color_set(color) & !pos.type_set(RBC) & !pos.infected_set()).squares() {
+        let c = pos.cell(sq);
+        if c.has(EXPANDED) && c.partner < sq.0 {
+            continue;
+        }
+        if c.kind == WBC && !tables().half[c.color as usize].contains(e) {
+            continue; // MC-5: it never reaches the enemy Neuron
+        }
+        let (f, r) = ((sq.0 % 16) as i32, (sq.0 / 16) as i32);
+        sum += 15 - (f - ef).abs().max((r - er).abs());
+    }
+    sum
 }
 
 /// The features `cellmate tune` fits, of those [`tally`] finds: every type but the Neuron,
@@ -665,7 +719,7 @@ mod tests {
             }
             kinds.extend(found.0.iter().map(|e| std::mem::discriminant(&e.1)));
         }
-        assert_eq!(kinds.len(), 10, "every kind of feature occurs");
+        assert_eq!(kinds.len(), 12, "every kind of feature occurs");
     }
 
     /// The feature list and a position's vector agree in length; mobility is the one
@@ -676,6 +730,52 @@ mod tests {
         assert_eq!(x.len(), Micro::FEATURES.names.len());
         assert_eq!(Micro::FEATURES.material, x.len() - 1);
         assert_eq!(x, vec![0.0; x.len()], "the start is balanced");
+    }
+
+    /// The ending's terms: nearness to the enemy Neuron (15 less the king distance) summed
+    /// over the hunting pieces, a White blood cell only when that Neuron stands in its half
+    /// (MC-5), and the enemy Neuron's steps from the centre; both times the phase over 16.
+    #[test]
+    fn ending_hunts_the_enemy_neuron() {
+        // White: Platelet e14, White blood cell d4, Neuron i1; Black's Neuron on e16.
+        let far =
+            Micro::from_fen("4n11/16/4T11/16/16/16/16/16/16/16/16/16/3W12/16/16/8N7 w - 0 1 -")
+                .expect("fen");
+        assert_eq!(ending_phase(&far), 16, "two cells besides the Neurons");
+        let (e16, i1) = (Square(15 * 16 + 4), Square(8));
+        // The Platelet two away (13), the Neuron fifteen (0), the White blood cell not at all.
+        assert_eq!(hunt(&far, Color::White, e16), 13);
+        assert_eq!(hunt(&far, Color::Black, i1), 0);
+        // Black's Neuron on e8, in White's half: the White blood cell (four away) hunts too.
+        let near =
+            Micro::from_fen("16/16/4T11/16/16/16/16/16/4n11/16/16/16/3W12/16/16/8N7 w - 0 1 -")
+                .expect("fen");
+        let e8 = Square(7 * 16 + 4);
+        assert_eq!(hunt(&near, Color::White, e8), 9 + 11 + 8);
+        assert_eq!(hunt(&near, Color::Black, i1), 8);
+        // The evaluation: hunt and edge times their terms (White to move, full phase).
+        let with = |hunt: i32, edge: i32, pos: &Micro| {
+            let mut micro = MicroParams::DEFAULT;
+            micro.terms[HUNT] = hunt;
+            micro.terms[EDGE] = edge;
+            pos.evaluate_with(&EvalParams {
+                micro,
+                ..EvalParams::DEFAULT
+            })
+        };
+        // e16 is 7 steps from the centre, i1 7 too; e8 3.
+        assert_eq!(with(5, 0, &far) - with(0, 0, &far), 5 * 13);
+        assert_eq!(
+            with(0, 10, &far),
+            with(0, 0, &far),
+            "each Neuron on an edge (7 from it)"
+        );
+        assert_eq!(
+            with(5, 10, &near) - with(0, 0, &near),
+            5 * (28 - 8) + 10 * (3 - 7)
+        );
+        // With 32 cells besides the Neurons (the start has 62) the terms are off.
+        assert_eq!(ending_phase(&Micro::startpos()), 0);
     }
 
     /// Mobility: a lone White blood cell on d4 reaches its queen lines within ranks 1–8
