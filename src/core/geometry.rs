@@ -78,6 +78,14 @@ impl Geometry {
         sq.0 / self.width
     }
 
+    /// The king distance between two squares: the larger of the file and rank differences.
+    #[inline(always)]
+    pub fn distance(self, a: Square, b: Square) -> i32 {
+        let df = (self.file(a) as i32 - self.file(b) as i32).abs();
+        let dr = (self.rank(a) as i32 - self.rank(b) as i32).abs();
+        df.max(dr)
+    }
+
     /// The square at (file, rank), both from 0, if on the board.
     #[inline(always)]
     pub fn square(self, file: i32, rank: i32) -> Option<Square> {

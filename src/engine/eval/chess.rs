@@ -11,7 +11,7 @@
 
 use std::sync::OnceLock;
 
-use crate::core::{Color, Move, MoveKind, MoveList, Powers, Square, Variant};
+use crate::core::{Color, Geometry, Move, MoveKind, MoveList, Powers, Square, Variant};
 use crate::variants::chess::{tables, Chess, BISHOP, KING, KNIGHT, PAWN, QUEEN, ROOK, TYPES};
 
 use super::chess_params::{self as p, half, ChessParams, COUNT, HALF};
@@ -94,9 +94,7 @@ fn pawn_attacks(c: Color, pawns: u64) -> u64 {
 
 #[inline(always)]
 fn distance(a: usize, b: usize) -> i32 {
-    let df = ((a % 8) as i32 - (b % 8) as i32).abs();
-    let dr = ((a / 8) as i32 - (b / 8) as i32).abs();
-    df.max(dr)
+    Geometry::CHESS.distance(Square(a as u8), Square(b as u8))
 }
 
 /// Middlegame and endgame halves of White's (or one side's) score.

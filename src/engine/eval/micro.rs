@@ -6,10 +6,10 @@
 //! [`Feature::weight`] from the [`MicroParams`], and `cellmate tune` counts those of
 //! [`FEATURE_TABLE`] from the same tally, so the two cannot drift apart.
 
-use crate::core::{BitSet, Color, Move, Square, Variant};
+use crate::core::{BitSet, Color, Move, Powers, Square, Variant};
 use crate::variants::micro::{
-    tables, Cell, Micro, AMOEBA, BACTERIUM, BONDED, EXPANDED, INFECTED, NEURON, PARAMECIUM,
-    PLATELET, PRION, RBC, TYPES, VIRUS, WBC,
+    tables, Cell, Micro, AMOEBA, BACTERIUM, BONDED, EXPANDED, GEOMETRY, INFECTED, NEURON,
+    PARAMECIUM, PLATELET, PRION, RBC, TYPES, VIRUS, WBC,
 };
 
 use super::{EvalParams, Evaluate, FeatureList, Features};
@@ -339,7 +339,7 @@ pub fn tally<T: Tally>(pos: &Micro, t: &mut T) {
             if let Some(e) = pos.neuron(!color) {
                 t.add(color as u8, Feature::Hunt(phase), hunt(pos, color, e));
                 let centre = |x: u8| (2 * x as i32 - 15).unsigned_abs() / 2;
-                let edge = centre(e.0 % 16).max(centre(e.0 / 16));
+                let edge = centre(GEOMETRY.file(e)).max(centre(GEOMETRY.rank(e)));
                 t.add(color as u8, Feature::Edge(phase), edge as i32);
             }
         }
@@ -357,18 +357,16 @@ pub fn ending_phase(pos: &Micro) -> u8 {
 /// blood cells that cannot enter the enemy Neuron's half aside, MC-5) stand to the enemy
 /// Neuron on `e`: 15 less the king distance, summed.
 pub fn hunt(pos: &Micro, color: Color, e: Square) -> i32 {
-    let (ef, er) = ((e.0 % 16) as i32, (e.0 / 16) as i32);
     let mut sum = 0;
     for sq in (pos.color_set(color) & !pos.type_set(RBC) & !pos.infected_set()).squares() {
         let c = pos.cell(sq);
         if c.has(EXPANDED) && c.partner < sq.0 {
             continue;
         }
-        if c.kind == WBC && !tables().half[c.color as usize].contains(e) {
+        if c.powers().has(Powers::OWN_HALF) && !tables().half[c.color as usize].contains(e) {
             continue; // MC-5: it never reaches the enemy Neuron
         }
-        let (f, r) = ((sq.0 % 16) as i32, (sq.0 / 16) as i32);
-        sum += 15 - (f - ef).abs().max((r - er).abs());
+        sum += 15 - GEOMETRY.distance(sq, e);
     }
     sum
 }
