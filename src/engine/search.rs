@@ -400,6 +400,17 @@ impl<'a, V: Evaluate> Worker<'a, V> {
         best
     }
 
+    /// The position's static evaluation, kept below the mate scores: evaluation parameters
+    /// given by hand (`--micro-terms` and the like take up to ±100000 each) could otherwise
+    /// score a position beyond a mate or beyond the window's `INF`, where the aspiration
+    /// loop never settles.
+    #[inline(always)]
+    fn static_eval(&self) -> i32 {
+        self.pos
+            .evaluate_with(&self.shared.eval)
+            .clamp(1 - MATE_BOUND, MATE_BOUND - 1)
+    }
+
     /// A draw's score for the side to move: −contempt for the root's side, +contempt for
     /// the other.
     #[inline]
@@ -431,11 +442,7 @@ impl<'a, V: Evaluate> Worker<'a, V> {
             return self.draw_score();
         }
         if ply >= MAX_PLY - 1 {
-            return if in_check {
-                0
-            } else {
-                self.pos.evaluate_with(&self.shared.eval)
-            };
+            return if in_check { 0 } else { self.static_eval() };
         }
         // Mate-distance pruning.
         alpha = alpha.max(-MATE + ply as i32);
@@ -464,7 +471,7 @@ impl<'a, V: Evaluate> Worker<'a, V> {
         let eval = if in_check {
             -INF
         } else {
-            let e = self.pos.evaluate_with(&self.shared.eval);
+            let e = self.static_eval();
             match tt {
                 Some(h)
                     if h.score.abs() < MATE_BOUND
@@ -653,14 +660,10 @@ impl<'a, V: Evaluate> Worker<'a, V> {
         }
         let in_check = self.pos.in_check();
         if ply >= MAX_PLY - 1 {
-            return if in_check {
-                0
-            } else {
-                self.pos.evaluate_with(&self.shared.eval)
-            };
+            return if in_check { 0 } else { self.static_eval() };
         }
         if qdepth >= QS_MAX_IN_CHECK || (qdepth >= QS_MAX && !in_check) {
-            return self.pos.evaluate_with(&self.shared.eval);
+            return self.static_eval();
         }
         let pv_node = beta - alpha > 1;
         let key = self.pos.hash();
@@ -680,7 +683,7 @@ impl<'a, V: Evaluate> Worker<'a, V> {
         }
         let mut best = -INF;
         if !in_check {
-            let stand = self.pos.evaluate_with(&self.shared.eval);
+            let stand = self.static_eval();
             if stand >= beta {
                 return stand;
             }

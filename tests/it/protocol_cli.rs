@@ -201,6 +201,35 @@ fn micro_terms_flag_sets_the_evaluation_terms() {
     }
 }
 
+/// The largest and smallest tables `--micro-terms`, `--micro-values` and `--micro-gifts`
+/// accept (±100000 each) still give a search that ends: the static evaluation is kept below
+/// the mate scores, so a Microorganism ending (one of the baseline row's) reports the highest
+/// score short of mate and a best move. Before, the aspiration loop never settled on an
+/// evaluation beyond its window and the engine ignored `stop` and `quit`.
+#[test]
+fn extreme_micro_tables_still_give_a_move() {
+    let fen = "4r2n8/7tt2V4/16/16/16/12v3/6w9/2v13/8W7/16/5W10/16/16/9T6/4R1VTT7/7N3R4 b - 0 348 \
+               h2:wall;i2:wall;j3:wall;m11:rider=r;h15:wall;i15:wall";
+    let go = format!(
+        "uci\nsetoption name UCI_Variant value microorganism\nposition fen {fen}\ngo depth 6\n"
+    );
+    let highest = cellmate::engine::score::MATE_BOUND as i64 - 1;
+    for v in ["100000", "-100000"] {
+        let terms = format!("--micro-terms={}", [v; 8].join(":"));
+        let table = [v; 9].join(":");
+        let values = format!("--micro-values={table}");
+        let gifts = format!("--micro-gifts={table}");
+        for args in [vec![terms.as_str()], vec![values.as_str(), gifts.as_str()]] {
+            let lines = run_uci(&args, &go);
+            assert!(
+                lines.last().unwrap().starts_with("bestmove "),
+                "{args:?}: {lines:#?}"
+            );
+            assert_eq!(depth1_score(&lines).abs(), highest, "{args:?}");
+        }
+    }
+}
+
 /// A reader that stops early (`cellmate perft … | head -1`): the closed pipe ends the program
 /// quietly with status 0, no panic message.
 #[test]
