@@ -283,7 +283,7 @@ pub fn tally<T: Tally>(pos: &Micro, t: &mut T) {
     };
     for sq in pos.occupied().squares() {
         let c = pos.cell(sq);
-        if c.has(EXPANDED) && c.partner < sq.0 {
+        if c.is_upper_half(sq.0) {
             continue; // counted on the lower cell
         }
         if !c.has(INFECTED) {
@@ -360,7 +360,7 @@ pub fn hunt(pos: &Micro, color: Color, e: Square) -> i32 {
     let mut sum = 0;
     for sq in (pos.color_set(color) & !pos.type_set(RBC) & !pos.infected_set()).squares() {
         let c = pos.cell(sq);
-        if c.has(EXPANDED) && c.partner < sq.0 {
+        if c.is_upper_half(sq.0) {
             continue;
         }
         if c.powers().has(Powers::OWN_HALF) && !tables().half[c.color as usize].contains(e) {

@@ -435,7 +435,7 @@ pub fn write(pos: &Micro) -> String {
         if c.is_empty() {
             continue;
         }
-        if c.has(EXPANDED) && c.partner < sqi {
+        if c.is_upper_half(sqi) {
             continue; // described on the lower cell
         }
         let mut attrs: Vec<String> = Vec::new();
@@ -517,7 +517,7 @@ pub fn display(pos: &Micro) -> String {
     s.push_str(&format!("Pieces: {}\n", names.join(", ")));
     for sqi in 0..=255u8 {
         let c = &pos.cells[sqi as usize];
-        if c.is_empty() || (c.has(EXPANDED) && c.partner < sqi) {
+        if c.is_empty() || (c.is_upper_half(sqi)) {
             continue;
         }
         let mut notes = Vec::new();

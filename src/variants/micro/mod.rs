@@ -99,6 +99,12 @@ impl Cell {
     pub fn has(&self, f: u8) -> bool {
         self.flags & f != 0
     }
+    /// Whether this cell, on square index `sq`, is the upper of an expanded piece's two
+    /// (MC-8): the piece is counted and described once, on its lower cell.
+    #[inline(always)]
+    pub fn is_upper_half(&self, sq: u8) -> bool {
+        self.has(EXPANDED) && self.partner < sq
+    }
     /// The piece's powers: its type's own plus what it absorbed.
     pub fn powers(&self) -> Powers {
         let t = tables();
