@@ -517,7 +517,7 @@ pub fn display(pos: &Micro) -> String {
     s.push_str(&format!("Pieces: {}\n", names.join(", ")));
     for sqi in 0..=255u8 {
         let c = &pos.cells[sqi as usize];
-        if c.is_empty() || (c.is_upper_half(sqi)) {
+        if c.is_empty() || c.is_upper_half(sqi) {
             continue;
         }
         let mut notes = Vec::new();
