@@ -478,10 +478,12 @@ impl<V: Evaluate> MovePicker<V> {
         if n >= moves.len() {
             return None;
         }
-        let mut bi = n;
-        for j in n + 1..moves.len() {
-            if scores[j] > scores[bi] {
-                bi = j;
+        // The best score so far stays in a register, and the iterator needs no bounds checks
+        // (this loop was a tenth of `bench`'s time).
+        let (mut bi, mut best) = (n, scores[n]);
+        for (j, &s) in scores.iter().enumerate().skip(n + 1) {
+            if s > best {
+                (bi, best) = (j, s);
             }
         }
         moves.swap(n, bi);
