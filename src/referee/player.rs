@@ -243,15 +243,17 @@ impl Proc {
     /// Waits up to `wait` for the engine's move: the line starting with `keyword` (`bestmove`,
     /// `move`), or a line to which `meaning` gives another answer (a resignation, a claim, a
     /// refusal). At the deadline `stop` is sent (`stop`, `?`) and the answer is a time-out.
-    /// Returns the answer and the longest silence while waiting.
+    /// Returns the answer and the longest silence while waiting. `start` is the instant
+    /// before the turn's commands were written: an engine may read them and begin its silence
+    /// before `send` returns, so the clock and the silence count from there.
     fn await_move(
         &mut self,
+        start: Instant,
         wait: Duration,
         keyword: &str,
         stop: &str,
         meaning: impl Fn(&str) -> Option<Answer>,
     ) -> (Answer, Duration) {
-        let start = Instant::now();
         let deadline = start + wait;
         let mut silence = Silence::start(start);
         let answer = loop {
@@ -448,11 +450,18 @@ impl Player for UciEngine {
             Limit::Nodes(n) => format!("go nodes {n}"),
             Limit::MoveTime { ms } => format!("go movetime {ms}"),
         };
-        if let Err(e) = self.p.send(&cmd).and_then(|_| self.p.send(&go)) {
+        if let Err(e) = self.p.send(&cmd) {
             self.healthy = false;
             return Answer::Gone(e);
         }
-        let (answer, silence) = self.p.await_move(req.wait, "bestmove", "stop", |_| None);
+        let start = Instant::now();
+        if let Err(e) = self.p.send(&go) {
+            self.healthy = false;
+            return Answer::Gone(e);
+        }
+        let (answer, silence) = self
+            .p
+            .await_move(start, req.wait, "bestmove", "stop", |_| None);
         self.silence = silence;
         self.healthy &= !answer.loses_player();
         answer
@@ -740,11 +749,14 @@ impl Player for XboardEngine {
     }
 
     fn play(&mut self, req: &Request) -> Answer {
+        let start = Instant::now();
         if let Err(e) = self.send_turn(req) {
             self.healthy = false;
             return Answer::Gone(e);
         }
-        let (answer, silence) = self.p.await_move(req.wait, "move", "?", Self::meaning);
+        let (answer, silence) = self
+            .p
+            .await_move(start, req.wait, "move", "?", Self::meaning);
         if matches!(answer, Answer::Move { .. }) {
             self.known += 1;
         }
