@@ -107,6 +107,31 @@ pub fn score_from_tt(score: i32, ply: usize) -> i32 {
     }
 }
 
+/// Asks Linux to back the reserved (not yet touched) memory of `v` with 2 MB pages where it
+/// can (`madvise(MADV_HUGEPAGE)` over the 2 MB-aligned part). Every probe of a big table
+/// lands on another 4 KB page, so a miss in the address cache (TLB) came on top of the miss in
+/// the data cache; a profile of `bench` put a quarter of the search function's own time on
+/// the probe's first load. Only advice: where the kernel has no huge pages (or transparent
+/// huge pages are off) the table is what it was.
+fn advise_huge_pages<T>(v: &Vec<T>) {
+    #[cfg(target_os = "linux")]
+    {
+        const HUGE: usize = 2 << 20;
+        let start = v.as_ptr() as usize;
+        let end = start + v.capacity() * std::mem::size_of::<T>();
+        let (a, b) = (start.next_multiple_of(HUGE), end / HUGE * HUGE);
+        if a < b {
+            // SAFETY: advice on whole pages of memory this vector owns; it changes how the
+            // kernel backs the pages, never their contents or mapping.
+            unsafe {
+                libc::madvise(a as *mut libc::c_void, b - a, libc::MADV_HUGEPAGE);
+            }
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = v;
+}
+
 /// The shared table.
 pub struct TranspositionTable {
     buckets: Vec<Bucket>,
@@ -132,6 +157,7 @@ impl TranspositionTable {
         let n = ((mb.max(1) << 20) / std::mem::size_of::<Bucket>()).max(1);
         let mut buckets: Vec<Bucket> = Vec::new();
         buckets.try_reserve_exact(n)?;
+        advise_huge_pages(&buckets);
         *old = TranspositionTable::empty();
         buckets.resize_with(n, Bucket::default);
         *old = TranspositionTable {
