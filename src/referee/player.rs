@@ -244,8 +244,8 @@ impl Proc {
     /// `move`), or a line to which `meaning` gives another answer (a resignation, a claim, a
     /// refusal). At the deadline `stop` is sent (`stop`, `?`) and the answer is a time-out.
     /// Returns the answer and the longest silence while waiting. `start` is the instant
-    /// before the turn's commands were written: an engine may read them and begin its silence
-    /// before `send` returns, so the clock and the silence count from there.
+    /// before the turn's commands were written (both protocols): an engine may read them and
+    /// begin its silence before `send` returns, so the clock and the silence count from there.
     fn await_move(
         &mut self,
         start: Instant,
@@ -450,12 +450,8 @@ impl Player for UciEngine {
             Limit::Nodes(n) => format!("go nodes {n}"),
             Limit::MoveTime { ms } => format!("go movetime {ms}"),
         };
-        if let Err(e) = self.p.send(&cmd) {
-            self.healthy = false;
-            return Answer::Gone(e);
-        }
         let start = Instant::now();
-        if let Err(e) = self.p.send(&go) {
+        if let Err(e) = self.p.send(&cmd).and_then(|_| self.p.send(&go)) {
             self.healthy = false;
             return Answer::Gone(e);
         }

@@ -292,11 +292,9 @@ impl Network {
     unsafe fn refresh_avx2(&self, c: &mut Cache, bb: &[u64; 12], us: usize) -> i32 {
         self.sync(c, bb);
         // SAFETY: this function runs only where AVX2 is (its callers ask).
-        let sum = unsafe {
-            half_output_avx2(&c.acc[us], &self.out_w[..HIDDEN])
-                .wrapping_add(half_output_avx2(&c.acc[1 - us], &self.out_w[HIDDEN..]))
-        };
-        self.scale(sum)
+        self.output_by(&c.acc[us], &c.acc[1 - us], |a, w| unsafe {
+            half_output_avx2(a, w)
+        })
     }
 
     /// Brings the cache `c` to the piece sets `bb` and returns the output with `us`'s
@@ -352,19 +350,24 @@ impl Network {
         }
     }
 
-    /// The output layer over the two accumulators (side to move's first), centipawns.
+    /// The output layer over the two accumulators (side to move's first), centipawns: the
+    /// plain form, for CPUs without AVX2 and as the reference the AVX2 form is tested against.
+    /// c·w fits an i16 (c ≤ QA = 255, |w| ≤ 127: the trainer clips the output weights), and
+    /// c·(c·w) an i32.
     #[inline(always)]
     pub fn output(&self, us: &[i16; HIDDEN], them: &[i16; HIDDEN]) -> i32 {
-        // c·w fits an i16 (c ≤ QA = 255, |w| ≤ 127: the trainer clips the output weights),
-        // and c·(c·w) an i32; the products in this form vectorise.
-        let sum = half_output(us, &self.out_w[..HIDDEN])
-            .wrapping_add(half_output(them, &self.out_w[HIDDEN..]));
-        self.scale(sum)
+        self.output_by(us, them, half_output)
     }
 
-    /// Centipawns for the output layer's sum of products.
+    /// The output layer with `half` computing one accumulator's share of the sum.
     #[inline(always)]
-    fn scale(&self, sum: i32) -> i32 {
+    fn output_by(
+        &self,
+        us: &[i16; HIDDEN],
+        them: &[i16; HIDDEN],
+        half: impl Fn(&[i16; HIDDEN], &[i16]) -> i32,
+    ) -> i32 {
+        let sum = half(us, &self.out_w[..HIDDEN]).wrapping_add(half(them, &self.out_w[HIDDEN..]));
         ((sum / QA + self.out_b) as i64 * SCALE as i64 / (QA * QB) as i64) as i32
     }
 }
