@@ -95,6 +95,9 @@ pub(crate) struct RootMove {
     pub prev_score: i32,
     pub pv: Vec<Move>,
     pub seldepth: usize,
+    /// The nodes this thread spent under the move over the whole search (the time manager
+    /// reads the best move's share).
+    pub nodes: u64,
 }
 
 /// One search thread.
@@ -135,6 +138,7 @@ impl<'a, V: Evaluate> Worker<'a, V> {
                 prev_score: -INF,
                 pv: vec![mv],
                 seldepth: 0,
+                nodes: 0,
             })
             .collect();
         order_root(pos, &mut root_moves, |r| r.mv);
@@ -261,7 +265,11 @@ impl<'a, V: Evaluate> Worker<'a, V> {
                     let soft = if self.root_moves.len() == 1 {
                         soft / 16
                     } else if hard.is_some_and(|h| h > soft) {
-                        soft_limit(soft, stable, drop, hard)
+                        let root: u64 = self.root_moves.iter().map(|r| r.nodes).sum();
+                        let share = (self.root_moves[0].nodes * 1000)
+                            .checked_div(root)
+                            .unwrap_or(1000);
+                        soft_limit(soft, stable, drop, share, hard)
                     } else {
                         // A fixed time per move (`movetime`, `st`) is spent as it is.
                         soft
@@ -354,6 +362,7 @@ impl<'a, V: Evaluate> Worker<'a, V> {
         for i in pv_idx..self.root_moves.len() {
             let m = self.root_moves[i].mv;
             let tactical = self.pos.is_tactical(m);
+            let nodes_before = self.nodes;
             self.nodes += 1;
             self.keys[0] = cont_key(&self.pos, m);
             self.pos.make_move(m);
@@ -374,6 +383,7 @@ impl<'a, V: Evaluate> Worker<'a, V> {
                 }
             }
             self.pos.unmake_move();
+            self.root_moves[i].nodes += self.nodes - nodes_before;
             if self.stopped {
                 return best;
             }
@@ -741,10 +751,13 @@ fn history_bonus(depth: i32) -> i32 {
 /// The soft time limit after an iteration: `soft` scaled by how many iterations in a row kept
 /// the best move (`stable`: a new best move stretches it to 1.6 times, five kept iterations
 /// shrink it to 0.7) and by how far the best score fell in the last one (`drop` centipawns:
-/// up to 1.5 times at 150), never past the hard limit.
-fn soft_limit(soft: u64, stable: usize, drop: i32, hard: Option<u64>) -> u64 {
+/// up to 1.5 times at 150) and by the best move's share of the root's nodes over the search
+/// (`share` in thousandths: `(1.5 − share)·1.3`, 0.78 at nine tenths, 1.5 at a third: a move
+/// the search barely looked away from is played sooner), never past the hard limit.
+fn soft_limit(soft: u64, stable: usize, drop: i32, share: u64, hard: Option<u64>) -> u64 {
     const STABILITY: [u64; 6] = [160, 125, 105, 90, 80, 70];
     let scaled = soft * STABILITY[stable.min(5)] / 100 * (300 + drop as u64) / 300;
+    let scaled = scaled * (1500 - share.min(1000)) * 13 / 10_000;
     scaled.min(hard.unwrap_or(u64::MAX))
 }
 
@@ -881,4 +894,25 @@ fn ponder_from_tt<V: Variant>(pos: &V, best: Move, tt: &TranspositionTable) -> O
     let mut list = MoveList::new();
     p.legal_moves(&mut list);
     list.contains(&m).then_some(m)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::soft_limit;
+
+    /// The soft limit's three factors, exactly: stability, the score's drop and the best
+    /// move's share of the root's nodes (thousandths), and the hard limit over them.
+    #[test]
+    fn the_soft_limit_follows_stability_drop_and_the_best_moves_share() {
+        // A new best move (1.6), no drop, every node under it (0.65): 1000 → 1040.
+        assert_eq!(soft_limit(1000, 0, 0, 1000, None), 1040);
+        // Five stable iterations (0.7), the best move a third of the nodes (1.0829).
+        assert_eq!(soft_limit(1000, 5, 0, 333, None), 700 * 1167 * 13 / 10_000);
+        // A drop of 150 cp (1.5) and half the nodes (1.3).
+        assert_eq!(soft_limit(1000, 2, 150, 500, None), 1050 * 3 / 2 * 13 / 10);
+        // A share above the whole (impossible, but never below 0.65).
+        assert_eq!(soft_limit(1000, 0, 0, 5000, None), 1040);
+        // The hard limit caps it.
+        assert_eq!(soft_limit(1000, 0, 150, 0, Some(1500)), 1500);
+    }
 }
