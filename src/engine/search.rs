@@ -755,10 +755,13 @@ fn history_bonus(depth: i32) -> i32 {
 /// (`share` in thousandths: `(1.5 − share)·1.3`, 0.78 at nine tenths, 1.5 at a third: a move
 /// the search barely looked away from is played sooner), never past the hard limit.
 fn soft_limit(soft: u64, stable: usize, drop: i32, share: u64, hard: Option<u64>) -> u64 {
-    const STABILITY: [u64; 6] = [160, 125, 105, 90, 80, 70];
-    let scaled = soft * STABILITY[stable.min(5)] / 100 * (300 + drop as u64) / 300;
-    let scaled = scaled * (1500 - share.min(1000)) * 13 / 10_000;
-    scaled.min(hard.unwrap_or(u64::MAX))
+    const STABILITY: [u128; 6] = [160, 125, 105, 90, 80, 70];
+    // In 128 bits: a clock of any `u64` size (a GUI may send one) cannot overflow it.
+    let scaled = soft as u128 * STABILITY[stable.min(5)] / 100 * (300 + drop.max(0) as u128) / 300
+        * (1500 - share.min(1000) as u128)
+        * 13
+        / 10_000;
+    scaled.min(hard.unwrap_or(u64::MAX) as u128) as u64
 }
 
 /// The engine's settings a search reads (see [`super::Engine`]).
@@ -914,5 +917,11 @@ mod tests {
         assert_eq!(soft_limit(1000, 0, 0, 5000, None), 1040);
         // The hard limit caps it.
         assert_eq!(soft_limit(1000, 0, 150, 0, Some(1500)), 1500);
+        // The largest clock neither overflows nor wraps round to a small limit.
+        assert_eq!(soft_limit(u64::MAX, 0, 150, 0, None), u64::MAX);
+        assert_eq!(
+            soft_limit(u64::MAX, 5, 0, 1000, None),
+            8_393_268_553_537_845_984 // 0.7 · 0.65 of the clock
+        );
     }
 }
