@@ -265,11 +265,7 @@ impl<'a, V: Evaluate> Worker<'a, V> {
                     let soft = if self.root_moves.len() == 1 {
                         soft / 16
                     } else if hard.is_some_and(|h| h > soft) {
-                        let root: u64 = self.root_moves.iter().map(|r| r.nodes).sum();
-                        let share = (self.root_moves[0].nodes * 1000)
-                            .checked_div(root)
-                            .unwrap_or(1000);
-                        soft_limit(soft, stable, drop, share, hard)
+                        soft_limit(soft, stable, drop, self.best_move_share(), hard)
                     } else {
                         // A fixed time per move (`movetime`, `st`) is spent as it is.
                         soft
@@ -288,6 +284,14 @@ impl<'a, V: Evaluate> Worker<'a, V> {
             }
             depth += 1;
         }
+    }
+
+    /// The best root move's share of this thread's nodes so far, in thousandths (every node
+    /// is counted under some root move, so the thread's count is their sum).
+    fn best_move_share(&self) -> u64 {
+        (self.root_moves[0].nodes * 1000)
+            .checked_div(self.nodes)
+            .unwrap_or(1000)
     }
 
     /// Gives the worker's move-ordering tables back for the next search.
