@@ -157,6 +157,12 @@ pub trait Variant: Clone + Send + Sync + 'static {
     fn hash(&self) -> u64;
     /// Whether the side to move's royal piece is attacked.
     fn in_check(&self) -> bool;
+    /// Whether the legal move `m` gives check (the opponent's [`Variant::in_check`] once it is
+    /// made), if the variant can tell without making it; `None`: make it to see. Search skips
+    /// late quiet moves that answer `Some(false)` without making them.
+    fn gives_check(&self, _m: Move) -> Option<bool> {
+        None
+    }
     /// Captures and promotions: the moves quiescence search looks at.
     fn is_tactical(&self, m: Move) -> bool;
     /// An ordering score for tactical moves (most valuable victim, least valuable attacker).

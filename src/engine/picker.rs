@@ -462,6 +462,24 @@ impl<V: Evaluate> MovePicker<V> {
         moves.truncate(scores.len());
     }
 
+    /// Keeps of the moves not handed out yet only those `keep` accepts, in their order
+    /// (late-move pruning drops the quiet moves that do not give check this way).
+    #[inline]
+    pub fn retain_late(&mut self, mut keep: impl FnMut(Move) -> bool) {
+        let n = self.next;
+        let (moves, scores) = (self.moves.as_mut_slice(), self.scores.as_mut_slice());
+        let mut kept = n;
+        for i in n..moves.len() {
+            if keep(moves[i]) {
+                moves[kept] = moves[i];
+                scores[kept] = scores[i];
+                kept += 1;
+            }
+        }
+        self.moves.truncate(kept);
+        self.scores.truncate(kept);
+    }
+
     /// Whether the node has no move to hand out (in the main search: no legal move).
     #[inline(always)]
     pub fn is_empty(&self) -> bool {

@@ -561,6 +561,26 @@ impl<'a, V: Evaluate> Worker<'a, V> {
                 continue;
             }
 
+            // Late-move pruning and futility pruning of quiet moves that do not give check,
+            // before the move is made where the variant can tell a check without making it.
+            // Past the late-move count every quiet move left that does not give check is
+            // dropped at once; those that do are still searched, as are the tactical ones.
+            let lmp = (3 + depth * depth) / if improving { 1 } else { 2 };
+            if quiet && !pv_node && !in_check && best > -MATE_BOUND {
+                let late = depth <= 8 && move_count >= lmp;
+                let futile = depth <= 6 && eval + 100 + 90 * depth <= alpha;
+                if (late || futile) && self.pos.gives_check(m) == Some(false) {
+                    move_count += 1;
+                    if late {
+                        let pos = &self.pos;
+                        picker.retain_late(|m| {
+                            pos.is_tactical(m) || pos.gives_check(m) != Some(false)
+                        });
+                    }
+                    continue;
+                }
+            }
+
             let key = cont_key(&self.pos, m);
             self.keys[ply] = key;
             self.pos.make_move(m);
@@ -568,8 +588,7 @@ impl<'a, V: Evaluate> Worker<'a, V> {
             move_count += 1;
 
             if quiet && !pv_node && !in_check && !gives_check && best > -MATE_BOUND {
-                // Late-move pruning and futility pruning of quiet moves.
-                let lmp = (3 + depth * depth) / if improving { 1 } else { 2 };
+                // The same pruning where the variant cannot tell a check before the move.
                 if (depth <= 8 && move_count > lmp)
                     || (depth <= 6 && eval + 100 + 90 * depth <= alpha)
                 {

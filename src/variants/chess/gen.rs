@@ -2,22 +2,70 @@
 
 use super::*;
 
+/// Pieces of either colour in the given sets attacking `sq` with the given occupancy.
+#[inline(always)]
+fn attackers_in(by_type: &[u64; 6], by_color: &[u64; 2], sq: Square, occ: u64) -> u64 {
+    let t = tables();
+    let i = sq.index();
+    (t.pawn_attacks[1][i] & by_type[PAWN as usize] & by_color[Color::White.index()])
+        | (t.pawn_attacks[0][i] & by_type[PAWN as usize] & by_color[Color::Black.index()])
+        | (t.knight[i] & by_type[KNIGHT as usize])
+        | (t.king[i] & by_type[KING as usize])
+        | (t.rook_attacks(sq, occ) & (by_type[ROOK as usize] | by_type[QUEEN as usize]))
+        | (t.bishop_attacks(sq, occ) & (by_type[BISHOP as usize] | by_type[QUEEN as usize]))
+}
+
 impl Chess {
     // ----- attacks -----
 
     /// Pieces of either colour attacking `sq` with the given occupancy.
     #[inline(always)]
     pub fn attackers_to(&self, sq: Square, occ: u64) -> u64 {
-        let t = tables();
-        let i = sq.index();
-        (t.pawn_attacks[1][i] & self.pieces(Color::White, PAWN))
-            | (t.pawn_attacks[0][i] & self.pieces(Color::Black, PAWN))
-            | (t.knight[i] & self.by_type[KNIGHT as usize])
-            | (t.king[i] & self.by_type[KING as usize])
-            | (t.rook_attacks(sq, occ)
-                & (self.by_type[ROOK as usize] | self.by_type[QUEEN as usize]))
-            | (t.bishop_attacks(sq, occ)
-                & (self.by_type[BISHOP as usize] | self.by_type[QUEEN as usize]))
+        attackers_in(&self.by_type, &self.by_color, sq, occ)
+    }
+
+    /// Whether the legal move `m` gives check: [`Chess::checkers`] after it, read from the
+    /// piece sets as the move leaves them, without making it (late-move pruning asks this of
+    /// the moves it would skip).
+    pub fn move_gives_check(&self, m: Move) -> bool {
+        let us = self.stm;
+        let (from, to) = (m.from(), m.to());
+        let (mut by_type, mut by_color) = (self.by_type, self.by_color);
+        let mut lift = |sq: Square| {
+            let c = self.board[sq.index()];
+            if c != 0 {
+                by_type[code_type(c) as usize] &= !(1u64 << sq.0);
+                by_color[code_color(c).index()] &= !(1u64 << sq.0);
+            }
+        };
+        let mut lands: [(u8, Square); 2] = [(code_type(self.board[from.index()]), to); 2];
+        match m.kind() {
+            MoveKind::Castle => {
+                let rsq = self.castling_rook(us, m);
+                let (kto, rto) = castle_squares(from, rsq).expect("castle squares");
+                lift(from);
+                lift(rsq);
+                lands = [(CASTLER, kto), (PARTNER, rto)];
+            }
+            MoveKind::EnPassant => {
+                lift(from);
+                lift(ep_victim(us, to));
+            }
+            kind => {
+                lift(from);
+                lift(to);
+                if kind == MoveKind::Promotion {
+                    lands[0].0 = m.piece().unwrap_or(QUEEN);
+                }
+            }
+        }
+        for (pt, sq) in lands {
+            by_type[pt as usize] |= 1u64 << sq.0;
+            by_color[us.index()] |= 1u64 << sq.0;
+        }
+        let occ = by_color[0] | by_color[1];
+        let ksq = self.king_square(!us);
+        attackers_in(&by_type, &by_color, ksq, occ) & by_color[us.index()] != 0
     }
 
     /// Whether `by` attacks `sq` with the given occupancy.

@@ -508,6 +508,10 @@ impl Variant for Chess {
         self.checkers() != 0
     }
 
+    fn gives_check(&self, m: Move) -> Option<bool> {
+        Some(self.move_gives_check(m))
+    }
+
     fn is_tactical(&self, m: Move) -> bool {
         matches!(m.kind(), MoveKind::EnPassant | MoveKind::Promotion)
             || self.board[m.to().index()] != 0 && m.kind() != MoveKind::Castle

@@ -182,3 +182,53 @@ fn a_marked_pawn_and_en_passant() {
     assert_eq!(pos.mark(Color::Black), marked(35, Powers::NONE));
     assert_eq!(pos.hash(), pos.compute_hash());
 }
+
+/// Counts the moves at ply `depth` that give check, asking [`Chess::move_gives_check`] before
+/// each move and [`Variant::in_check`] after it, and failing on the first disagreement.
+fn checks_at(pos: &mut Chess, depth: u32) -> u64 {
+    let mut list = MoveList::new();
+    pos.legal_moves(&mut list);
+    let mut n = 0;
+    for &m in &list {
+        let told = pos.gives_check(m);
+        pos.make_move(m);
+        let seen = pos.in_check();
+        let below = if depth > 1 {
+            checks_at(pos, depth - 1)
+        } else {
+            0
+        };
+        pos.unmake_move();
+        assert_eq!(
+            told,
+            Some(seen),
+            "{} in {}",
+            pos.move_text(m, Dialect::UCI),
+            pos.fen()
+        );
+        n += if depth == 1 { seen as u64 } else { below };
+    }
+    n
+}
+
+#[test]
+fn a_check_is_told_before_the_move_as_after_it() {
+    // The check counts of the standard perft tables (chessprogramming.org "Perft Results").
+    for (fen, depth, checks) in [
+        (START_FEN, 4, 469),
+        (
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            3,
+            993,
+        ),
+        ("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", 4, 1680),
+        (
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            3,
+            38,
+        ),
+    ] {
+        let mut pos = Chess::from_fen(fen).unwrap();
+        assert_eq!(checks_at(&mut pos, depth), checks, "{fen}");
+    }
+}
