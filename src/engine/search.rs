@@ -122,7 +122,20 @@ pub(crate) struct Worker<'a, V: Evaluate> {
     root_side: Color,
     /// The result of the last completed iteration: (depth, root moves).
     pub completed: Option<(u32, Vec<RootMove>)>,
+    /// Static evaluations of this search's positions by key ([`Worker::static_eval`]).
+    eval_cache: Vec<EvalEntry>,
 }
+
+/// An entry of a worker's evaluation cache: a position's key and its static evaluation.
+#[derive(Clone, Copy, Default)]
+struct EvalEntry {
+    key: u64,
+    eval: i32,
+    filled: bool,
+}
+
+/// Entries in a worker's evaluation cache (a power of two; 16 bytes each: 1 MiB a thread).
+const EVAL_CACHE_ENTRIES: usize = 1 << 16;
 
 impl<'a, V: Evaluate> Worker<'a, V> {
     pub fn new(id: usize, pos: &V, shared: &'a Shared<'a>) -> Worker<'a, V> {
@@ -165,6 +178,7 @@ impl<'a, V: Evaluate> Worker<'a, V> {
             root_moves,
             root_side: pos.side_to_move(),
             completed: None,
+            eval_cache: vec![EvalEntry::default(); EVAL_CACHE_ENTRIES],
         }
     }
 
@@ -418,11 +432,27 @@ impl<'a, V: Evaluate> Worker<'a, V> {
     /// given by hand (`--micro-terms` and the like take up to ±100000 each) could otherwise
     /// score a position beyond a mate or beyond the window's `INF`, where the aspiration
     /// loop never settles.
+    ///
+    /// The evaluation is a function of the position alone (its key covers every bit of
+    /// state), so a position met again in this search, by transposition or by the main
+    /// search and quiescence in turn, reads it from the worker's cache.
     #[inline(always)]
-    fn static_eval(&self) -> i32 {
-        self.pos
+    fn static_eval(&mut self) -> i32 {
+        let key = self.pos.hash();
+        let slot = &mut self.eval_cache[key as usize & (EVAL_CACHE_ENTRIES - 1)];
+        if slot.filled && slot.key == key {
+            return slot.eval;
+        }
+        let eval = self
+            .pos
             .evaluate_with(&self.shared.eval)
-            .clamp(1 - MATE_BOUND, MATE_BOUND - 1)
+            .clamp(1 - MATE_BOUND, MATE_BOUND - 1);
+        *slot = EvalEntry {
+            key,
+            eval,
+            filled: true,
+        };
+        eval
     }
 
     /// A draw's score for the side to move: −contempt for the root's side, +contempt for
