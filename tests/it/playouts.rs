@@ -10,7 +10,8 @@
 //! - a position with no legal move has an outcome.
 //!
 //! Every [`Checks::all_texts_every`] plies (and at the first ply of each game), every legal
-//! move's text in both dialects reads back as that move. At the end of each game the whole
+//! move's text in both dialects reads back as that move, and where the variant tells whether a
+//! move gives check without making it ([`Variant::gives_check`]), it tells what making it shows. At the end of each game the whole
 //! game is unmade and the start position must come back.
 //!
 //! `cargo test` runs the short forms; `make playouts` runs the `#[ignore]`d long forms with
@@ -97,6 +98,17 @@ fn playouts<V: Fresh>(
             if made % checks.all_texts_every == 0 {
                 for &m in &list {
                     text_round_trip(&pos, m);
+                    if let Some(told) = pos.gives_check(m) {
+                        pos.make_move(m);
+                        let seen = pos.in_check();
+                        pos.unmake_move();
+                        assert_eq!(
+                            told,
+                            seen,
+                            "{} gives check? in {fen}",
+                            pos.move_text(m, Dialect::UCI)
+                        );
+                    }
                 }
             }
             let m = list[(rng.next() % list.len() as u64) as usize];
