@@ -462,6 +462,14 @@ struct MatchArgs {
     /// Adjudicate a draw after this many plies (0: never).
     #[arg(long, default_value_t = 0)]
     max_plies: usize,
+    /// Adjudicate a draw by the engines' scores, as cutechess-cli: `movenumber=40,movecount=8,score=10`
+    /// (from move 40, both engines within ±10 cp for 8 moves each; a capture restarts the count).
+    #[arg(long)]
+    draw: Option<String>,
+    /// Adjudicate a loss by the engines' scores, as cutechess-cli: `movecount=3,score=600[,twosided=true]`
+    /// (an engine at or below -600 cp for 3 of its moves; two-sided: the other agrees).
+    #[arg(long)]
+    resign: Option<String>,
     /// No progress line on stderr.
     #[arg(long)]
     quiet: bool,
@@ -521,6 +529,16 @@ fn run_match(a: MatchArgs) -> Result<(), String> {
     cfg.stall_gap = std::time::Duration::from_secs_f64(a.stall_gap.min(1e9));
     cfg.stall_report = a.stall_report;
     cfg.max_plies = (a.max_plies > 0).then_some(a.max_plies);
+    cfg.draw_rule = a
+        .draw
+        .as_deref()
+        .map(referee::adjudicate::DrawRule::parse)
+        .transpose()?;
+    cfg.resign_rule = a
+        .resign
+        .as_deref()
+        .map(referee::adjudicate::ResignRule::parse)
+        .transpose()?;
     cfg.progress = !a.quiet;
     if let Some(w) = cfg.repeat_warning() {
         eprintln!("{w}");

@@ -2,6 +2,7 @@
 
 use std::time::Duration;
 
+use super::adjudicate::{Adjudicator, DrawRule, ResignRule, Verdict};
 use super::notation::{engine_move_text, parse_engine_move};
 use super::openings::{mix, Opening};
 use super::player::{Answer, GameStart, Player, Request};
@@ -20,7 +21,7 @@ pub enum Termination {
     Abandoned,
     /// A false result claim, or refusing a legal move.
     RulesInfraction,
-    /// The referee's move limit.
+    /// The referee's move limit, or the engines' scores (`--draw`, `--resign`).
     Adjudication,
 }
 
@@ -125,6 +126,9 @@ pub struct GameSettings {
     pub stall_gap: Duration,
     /// A draw by adjudication after this many plies.
     pub max_plies: Option<usize>,
+    /// Adjudication by the engines' scores ([`super::adjudicate`]).
+    pub draw_rule: Option<DrawRule>,
+    pub resign_rule: Option<ResignRule>,
     pub seed: u64,
 }
 
@@ -209,6 +213,7 @@ pub fn play_game(
     let mut stalls = Vec::new();
     let mut longest_silence = [Duration::ZERO; 2];
     let mut least_left_ms: [Option<u64>; 2] = [None; 2];
+    let mut adjudicator = Adjudicator::new(s.draw_rule, s.resign_rule);
     let result = loop {
         if let Some(o) = pos.outcome() {
             break GameResult::by_rules(&o);
@@ -258,7 +263,11 @@ pub fn play_game(
             });
         }
         match answer {
-            Answer::Move { text, elapsed } => {
+            Answer::Move {
+                text,
+                elapsed,
+                score,
+            } => {
                 if elapsed > allowed {
                     break GameResult::loss(
                         side,
@@ -276,6 +285,7 @@ pub fn play_game(
                         )
                     }
                 };
+                let tactical = pos.is_tactical(m);
                 record(&mut texts, &pos, m);
                 pos.make_move(m);
                 if let Limit::Clock { inc_ms, .. } = limit {
@@ -284,6 +294,23 @@ pub fn play_game(
                     let least = &mut least_left_ms[side.index()];
                     *least = Some(least.map_or(left, |l| l.min(left)));
                     clock_ms[side.index()] = own.saturating_sub(used) + inc_ms;
+                }
+                // The rules first: a move that ends the game is not adjudicated.
+                if pos.outcome().is_none() {
+                    let verdict = adjudicator.after_move(side, score, tactical, texts[0].len());
+                    match verdict {
+                        Some(Verdict::Draw(reason)) => {
+                            break GameResult {
+                                winner: None,
+                                termination: Termination::Adjudication,
+                                reason,
+                            }
+                        }
+                        Some(Verdict::Loss(loser, reason)) => {
+                            break GameResult::loss(loser, Termination::Adjudication, reason)
+                        }
+                        None => {}
+                    }
                 }
             }
             other => break judge(other, side),

@@ -11,6 +11,7 @@
 //! - [`game`]: one refereed game and its adjudication;
 //! - [`openings`], [`pgn`], [`stats`] (Elo, error bars, SPRT).
 
+pub mod adjudicate;
 pub mod game;
 pub mod notation;
 pub mod openings;
@@ -59,6 +60,9 @@ pub struct MatchConfig {
     /// Write one line per stall here (the file is created even when there is none).
     pub stall_report: Option<PathBuf>,
     pub max_plies: Option<usize>,
+    /// Adjudication by the engines' scores (`--draw`, `--resign`).
+    pub draw_rule: Option<adjudicate::DrawRule>,
+    pub resign_rule: Option<adjudicate::ResignRule>,
     /// Print the progress line on stderr.
     pub progress: bool,
 }
@@ -85,6 +89,8 @@ impl MatchConfig {
             stall_gap: Duration::from_secs(2),
             stall_report: None,
             max_plies: None,
+            draw_rule: None,
+            resign_rule: None,
             progress: false,
         }
     }
@@ -441,6 +447,8 @@ fn play_games(
             stall_timeout: cfg.stall_timeout,
             stall_gap: cfg.stall_gap,
             max_plies: cfg.max_plies,
+            draw_rule: cfg.draw_rule,
+            resign_rule: cfg.resign_rule,
             seed: mix(&[cfg.seed, index as u64]),
         };
         match play_game(white, black, &cfg.opening(index), &settings) {

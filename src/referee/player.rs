@@ -31,8 +31,13 @@ const FIRST_LINE_WAIT: Duration = Duration::from_secs(8);
 /// What a player answered when asked for a move (or said unasked).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Answer {
-    /// A move text and the time from the request to its arrival.
-    Move { text: String, elapsed: Duration },
+    /// A move text, the time from the request to its arrival, and the last score the engine
+    /// reported while it thought, from its own view ([`super::adjudicate::reported_score`]).
+    Move {
+        text: String,
+        elapsed: Duration,
+        score: Option<i32>,
+    },
     /// XBoard `resign`.
     Resign,
     /// An XBoard result claim (`1-0 {White mates}`), the whole line.
@@ -256,6 +261,7 @@ impl Proc {
     ) -> (Answer, Duration) {
         let deadline = start + wait;
         let mut silence = Silence::start(start);
+        let mut score = None;
         let answer = loop {
             match self.recv(deadline) {
                 Recv::Line(l, t) => {
@@ -265,7 +271,11 @@ impl Proc {
                         break Answer::Move {
                             text: words.next().unwrap_or("").to_string(),
                             elapsed: t.saturating_duration_since(start),
+                            score,
                         };
+                    }
+                    if let Some(s) = super::adjudicate::reported_score(&l) {
+                        score = Some(s);
                     }
                     if let Some(a) = meaning(&l) {
                         break a;
@@ -820,12 +830,14 @@ impl Player for RandomPlayer {
             return Answer::Move {
                 text: "(none)".into(),
                 elapsed: Duration::ZERO,
+                score: None,
             };
         }
         let m = list[self.rng.below(list.len() as u64) as usize];
         Answer::Move {
             text: engine_move_text(req.pos, m, Protocol::Uci),
             elapsed: Duration::ZERO,
+            score: None,
         }
     }
     fn poll(&mut self) -> Option<Answer> {

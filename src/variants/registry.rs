@@ -148,6 +148,10 @@ impl AnyPos {
     pub fn outcome(&self) -> Option<Outcome> {
         with_pos!(self, |p| p.outcome())
     }
+    /// Whether a legal move is a capture, shot or promotion ([`Variant::is_tactical`]).
+    pub fn is_tactical(&self, m: Move) -> bool {
+        with_pos!(self, |p| p.is_tactical(m))
+    }
     pub fn display(&self) -> String {
         with_pos!(self, |p| p.display())
     }

@@ -437,7 +437,16 @@ fn command_line_match_writes_pgn_and_summary() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 
-    // Bad arguments are refused with a message.
+    // Bad arguments are refused with a message: two random movers with one bad option, and
+    // bad engine lists.
+    let randoms = [
+        "match",
+        "--engine",
+        "builtin=random",
+        "--engine",
+        "builtin=random",
+    ];
+    let with = |extra: &[&'static str]| [&randoms[..], extra].concat();
     for args in [
         vec!["match", "--engine", "builtin=random"],
         vec![
@@ -447,33 +456,9 @@ fn command_line_match_writes_pgn_and_summary() {
             "--engine",
             "cmd=x,proto=ucci",
         ],
-        vec![
-            "match",
-            "--engine",
-            "builtin=random",
-            "--engine",
-            "builtin=random",
-            "--variant",
-            "go",
-        ],
-        vec![
-            "match",
-            "--engine",
-            "builtin=random",
-            "--engine",
-            "builtin=random",
-            "--sprt",
-            "elo0=5,elo1=0",
-        ],
-        vec![
-            "match",
-            "--engine",
-            "builtin=random",
-            "--engine",
-            "builtin=random",
-            "--stall-gap",
-            "0",
-        ],
+        with(&["--variant", "go"]),
+        with(&["--sprt", "elo0=5,elo1=0"]),
+        with(&["--stall-gap", "0"]),
         vec![
             "match",
             "--engine",
@@ -481,6 +466,8 @@ fn command_line_match_writes_pgn_and_summary() {
             "--engine",
             "cmd=/nonexistent/engine",
         ],
+        with(&["--draw", "movenumber=40,movecount=8"]),
+        with(&["--resign", "movecount=3,score=-600"]),
     ] {
         let out = Command::new(BIN).args(&args).output().unwrap();
         assert!(!out.status.success(), "{args:?}");
@@ -765,4 +752,61 @@ fn score_reads_back_what_the_match_wrote() {
     let (ok, _, err) = score(&[&dir.join("none.pgn")], &[]);
     assert!(!ok && err.starts_with("cellmate: cannot read "), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Adjudication by the engines' scores (`--resign`, `--draw`): one engine over XBoard (its
+/// thinking lines), one over UCI (`info … score`), both at depth 4, from `fen`, two games.
+fn adjudicated(fen: &str, draw: Option<&str>, resign: Option<&str>) -> MatchReport {
+    use cellmate::referee::adjudicate::{DrawRule, ResignRule};
+    let xb = EngineSpec::parse(&format!("cmd={BIN},proto=xboard,name=X,depth=4")).unwrap();
+    let uci = EngineSpec::parse(&format!("cmd={BIN},proto=uci,name=U,depth=4")).unwrap();
+    let mut cfg = MatchConfig::new([xb, uci], VariantKind::Chess);
+    cfg.games = 2;
+    cfg.openings = vec![fen.to_string()];
+    cfg.draw_rule = draw.map(|d| DrawRule::parse(d).unwrap());
+    cfg.resign_rule = resign.map(|r| ResignRule::parse(r).unwrap());
+    run(&cfg).expect("the match runs")
+}
+
+/// Black without its queen: both engines agree for three moves each, and Black's third move
+/// ends the game, whichever engine plays it.
+#[test]
+fn a_game_both_engines_call_lost_is_adjudicated() {
+    let fen = "rnb1kbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 1";
+    let r = adjudicated(fen, None, Some("movecount=3,score=600,twosided=true"));
+    for (i, g) in &r.games {
+        assert_eq!(
+            g.result.termination,
+            Termination::Adjudication,
+            "{i}: {g:?}"
+        );
+        assert_eq!(g.result.winner, Some(Color::White), "{i}: {g:?}");
+        assert_eq!(
+            g.result.reason, "Black's score at or below -600 cp for 3 moves",
+            "{i}"
+        );
+        assert_eq!(g.moves.len(), 6, "{i}: {:?}", g.moves);
+    }
+    assert_eq!((r.wdl.wins, r.wdl.draws, r.wdl.losses), (1, 0, 1));
+}
+
+/// Kings and pawns, level: with the count from move 0 both engines' scores stay within ±50 cp
+/// for two moves each, and the fourth ply ends the game as a draw.
+#[test]
+fn a_game_both_engines_call_level_is_adjudicated_a_draw() {
+    let fen = "4k3/pppppppp/8/8/8/8/PPPPPPPP/4K3 w - - 0 1";
+    let r = adjudicated(fen, Some("movenumber=0,movecount=2,score=50"), None);
+    for (i, g) in &r.games {
+        assert_eq!(
+            g.result.termination,
+            Termination::Adjudication,
+            "{i}: {g:?}"
+        );
+        assert_eq!(g.result.winner, None);
+        assert_eq!(
+            g.result.reason, "both engines' scores within ±50 cp for 2 moves",
+            "{i}"
+        );
+        assert_eq!(g.moves.len(), 4, "{i}: {:?}", g.moves);
+    }
 }
