@@ -7,7 +7,7 @@
 //! `value` of each piece definition in `variants/immune/pieces.rs` is only the rules room's
 //! rough order for captures.
 
-use crate::core::{BitSet, Color, Move, Square, Variant};
+use crate::core::{BitSet, Color, Move, Variant};
 use crate::variants::immune::{
     Immune, ImmuneBoard, BASOPHIL, B_CELL, COMPLEMENT, DENDRITIC, EOSINOPHIL, HELPER_T, INVADER,
     KILLER_T, MACROPHAGE, MAST_CELL, MONOCYTE, NATURAL_KILLER, NEUTROPHIL, PIECES, TYPES,
@@ -263,16 +263,12 @@ fn eval_board<B: BitSet>(p: &ImmuneBoard<B>, stm: Color) -> i32 {
         score[0] += SAFE_MOVE * (*moves & !attacked[1]).count() as i32;
     }
     // Invaders that advance press on White's camp.
-    let geo = rules.geo;
-    let h = geo.height as i32;
-    for sq in swarm.squares() {
-        score[1] += (h - 1 - rank(sq, geo.width)) * ADVANCE;
+    // By rank: a division a square was a tenth of the evaluation's time.
+    let h = rules.geo.height as i32;
+    for (r, squares) in rules.ranks.iter().enumerate() {
+        score[1] += (h - 1 - r as i32) * ADVANCE * (swarm & *squares).count() as i32;
     }
     score[0] - score[1]
-}
-
-fn rank(sq: Square, width: u8) -> i32 {
-    (sq.0 / width) as i32
 }
 
 #[cfg(test)]

@@ -125,6 +125,8 @@ pub struct Rules<B: BitSet> {
     zone: [B; 2],
     /// Every square of the board.
     all: B,
+    /// The squares of each rank, the first rank first.
+    pub ranks: Vec<B>,
 }
 
 impl<B: BitSet> Rules<B> {
@@ -149,9 +151,11 @@ impl<B: BitSet> Rules<B> {
             .collect();
         let mut zone = [B::EMPTY; 2];
         let mut all = B::EMPTY;
+        let mut ranks = vec![B::EMPTY; geo.height as usize];
         for i in 0..geo.squares() {
             let sq = Square(i as u8);
             all.insert(sq);
+            ranks[geo.rank(sq) as usize].insert(sq);
             let r = geo.rank(sq) as i32;
             if r >= geo.height as i32 - 2 {
                 zone[Color::White.index()].insert(sq);
@@ -167,6 +171,7 @@ impl<B: BitSet> Rules<B> {
             shots,
             zone,
             all,
+            ranks,
         }
     }
 }
