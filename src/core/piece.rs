@@ -297,16 +297,25 @@ pub fn slide_targets<B: BitSet>(
     range: u8,
     occupied: B,
 ) -> B {
+    // File and rank once, then plain steps (a division a square showed in the profile of
+    // Immune Chess's evaluation, whose sliders and shooters walk their lines every node).
+    let (w, h) = (geo.width as i32, geo.height as i32);
+    let (mut f, mut r) = (geo.file(from) as i32, geo.rank(from) as i32);
+    let (mut sq, step) = (from.0 as i32, dy * w + dx);
     let mut out = B::EMPTY;
-    let mut cur = from;
     let mut steps = 0u32;
-    while let Some(next) = geo.offset(cur, dx, dy) {
+    loop {
+        (f, r) = (f + dx, r + dy);
+        if f < 0 || r < 0 || f >= w || r >= h {
+            break;
+        }
+        sq += step;
+        let next = Square(sq as u8);
         out.insert(next);
         steps += 1;
         if occupied.contains(next) || (range != 0 && steps >= range as u32) {
             break;
         }
-        cur = next;
     }
     out
 }
