@@ -294,18 +294,23 @@ strength: $(if $(filter $(BIN),$(STRENGTH_BIN)),build)
 # from the balanced openings with SPRT_PLIES random plies after each, seeded by SEED (a fresh
 # one for each run, so that no run replays another's games). The PGN gathers what the runner
 # stopped; `cellmate score PGN --engine new --sprt elo0=0,elo1=10 --distinct` scores it.
+# SPRT_TC=5+0.05 plays at that clock instead (the change with its cost in speed);
+# SPRT_ADJUDICATE="--draw ... --resign ..." ends decided games by the engines' scores.
 SPRT_VARIANT ?= chess
 SPRT_NODES ?= 25000
 SPRT_GAMES ?= 4000
 SPRT_PLIES ?= 2
 SPRT_CONCURRENCY ?= 2
 SPRT_PGN ?= $(STRENGTH_DIR)/sprt-$(SEED).pgn
+SPRT_TC ?=
+SPRT_ADJUDICATE ?=
+SPRT_LIMIT = $(if $(SPRT_TC),--tc $(SPRT_TC),--nodes $(SPRT_NODES))
 
 sprt:
 	@test -n "$(NEW)" -a -n "$(OLD)" -a -n "$(SEED)" || { echo "usage: make sprt NEW=BIN OLD=BIN SEED=N [SPRT_VARIANT=chess SPRT_NODES=25000 ...]"; exit 2; }
 	mkdir -p $(STRENGTH_DIR)
 	$(NEW) match --engine cmd=$(abspath $(NEW)),name=new --engine cmd=$(abspath $(OLD)),name=main \
-	  --variant $(SPRT_VARIANT) --games $(SPRT_GAMES) --nodes $(SPRT_NODES) \
+	  --variant $(SPRT_VARIANT) --games $(SPRT_GAMES) $(SPRT_LIMIT) $(SPRT_ADJUDICATE) \
 	  --openings $(OPENINGS_DIR)/$(SPRT_VARIANT).epd --random-plies $(SPRT_PLIES) --seed $(SEED) \
 	  --concurrency $(SPRT_CONCURRENCY) --sprt elo0=0,elo1=10 --quiet --pgn $(SPRT_PGN)
 
