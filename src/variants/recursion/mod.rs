@@ -380,6 +380,25 @@ impl Variant for Recursion {
         self.active.is_some_and(|b| self.boards[b].in_check())
     }
 
+    /// Told without the move where the turn order makes it certain (IR-5): White's move of a
+    /// step with both boards going leaves Black to play the other board, whatever it does
+    /// there; any other move leaves the opponent to play the same board or no board, so a
+    /// move that gives no check on its board gives none. A check on its board may end that
+    /// board (a mate leaves the opponent no board to play): made to see.
+    fn gives_check(&self, m: Move) -> Option<bool> {
+        if m.kind() == MoveKind::Pass {
+            return None;
+        }
+        let (b, cm) = to_chess_move(m);
+        if self.stm == Color::White && self.results == [None, None] {
+            return Some(self.boards[1 - b].in_check());
+        }
+        match self.boards[b].gives_check(cm) {
+            Some(false) => Some(false),
+            _ => None,
+        }
+    }
+
     fn is_tactical(&self, m: Move) -> bool {
         if m.kind() == MoveKind::Pass {
             return false;
