@@ -942,6 +942,10 @@ impl Variant for Immune {
     fn in_check(&self) -> bool {
         false
     }
+    /// Nor does any move give check.
+    fn gives_check(&self, _m: Move) -> Option<bool> {
+        Some(false)
+    }
     fn is_tactical(&self, m: Move) -> bool {
         with_board!(self, p => p.is_tactical(m))
     }
