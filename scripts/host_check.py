@@ -37,6 +37,7 @@ Needs: xboard, Xvfb, xdotool, xclip, imagemagick; /usr/games/fairymax for match-
 
 import os
 import re
+import shutil
 import subprocess
 import sys
 import time
@@ -540,6 +541,15 @@ def main():
     for a in args[3:] or list(VARIANTS):
         v, _, js = a.partition(":")
         todo.append((v, js.split(",") if js else ORDER))
+    # Every tool first: a journey that finds one missing half-way fails on a time-out that
+    # looks like the engine's (session 37 installed them mid-run and read 9 such failures).
+    need = [XBOARD, "Xvfb", "xdotool", "xclip", "import"]
+    if any(v == "chess" for v, _ in todo):
+        need.append(FAIRYMAX)
+    missing = [t for t in need if not shutil.which(t)]
+    if missing:
+        sys.exit("host-check needs " + ", ".join(missing) + " (apt-get install -y xboard xvfb "
+                 "xdotool xclip imagemagick fairymax), installed before the run")
     os.makedirs(out, exist_ok=True)
     xvfb = gc.ensure_display()
     lines, failed = [], 0
