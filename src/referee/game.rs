@@ -64,6 +64,20 @@ impl GameResult {
         }
     }
 
+    /// A draw or a loss the referee decides by the engines' scores.
+    fn adjudicated(v: Verdict) -> GameResult {
+        match v {
+            Verdict::Draw(reason) => GameResult {
+                winner: None,
+                termination: Termination::Adjudication,
+                reason,
+            },
+            Verdict::Loss(loser, reason) => {
+                GameResult::loss(loser, Termination::Adjudication, reason)
+            }
+        }
+    }
+
     fn by_rules(o: &Outcome) -> GameResult {
         GameResult {
             winner: match o {
@@ -214,16 +228,21 @@ pub fn play_game(
     let mut longest_silence = [Duration::ZERO; 2];
     let mut least_left_ms: [Option<u64>; 2] = [None; 2];
     let mut adjudicator = Adjudicator::new(s.draw_rule, s.resign_rule);
+    // The scores' verdict on the last move, read after the rules: a move that ends the game
+    // is not adjudicated.
+    let mut verdict = None;
     let result = loop {
         if let Some(o) = pos.outcome() {
             break GameResult::by_rules(&o);
         }
+        if let Some(v) = verdict.take() {
+            break GameResult::adjudicated(v);
+        }
         if s.max_plies.is_some_and(|n| texts[0].len() >= n) {
-            break GameResult {
-                winner: None,
-                termination: Termination::Adjudication,
-                reason: format!("move limit of {} plies", texts[0].len()),
-            };
+            break GameResult::adjudicated(Verdict::Draw(format!(
+                "move limit of {} plies",
+                texts[0].len()
+            )));
         }
         let side = pos.side_to_move();
         if let Some(a) = players[(!side).index()].poll() {
@@ -295,23 +314,7 @@ pub fn play_game(
                     *least = Some(least.map_or(left, |l| l.min(left)));
                     clock_ms[side.index()] = own.saturating_sub(used) + inc_ms;
                 }
-                // The rules first: a move that ends the game is not adjudicated.
-                if pos.outcome().is_none() {
-                    let verdict = adjudicator.after_move(side, score, tactical, texts[0].len());
-                    match verdict {
-                        Some(Verdict::Draw(reason)) => {
-                            break GameResult {
-                                winner: None,
-                                termination: Termination::Adjudication,
-                                reason,
-                            }
-                        }
-                        Some(Verdict::Loss(loser, reason)) => {
-                            break GameResult::loss(loser, Termination::Adjudication, reason)
-                        }
-                        None => {}
-                    }
-                }
+                verdict = adjudicator.after_move(side, score, tactical, texts[0].len());
             }
             other => break judge(other, side),
         }
