@@ -137,6 +137,19 @@ struct EvalEntry {
 /// Entries in a worker's evaluation cache (a power of two; 16 bytes each: 1 MiB a thread).
 const EVAL_CACHE_ENTRIES: usize = 1 << 16;
 
+/// Hints the CPU to load the cache line of `x`.
+#[inline(always)]
+fn prefetch_line<T>(x: &T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch is only a hint; it reads nothing and cannot fault.
+    unsafe {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        _mm_prefetch(x as *const T as *const i8, _MM_HINT_T0);
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = x;
+}
+
 impl<'a, V: Evaluate> Worker<'a, V> {
     pub fn new(id: usize, pos: &V, shared: &'a Shared<'a>) -> Worker<'a, V> {
         let mut list = MoveList::new();
@@ -428,6 +441,18 @@ impl<'a, V: Evaluate> Worker<'a, V> {
         best
     }
 
+    /// Hints the CPU to load what the node just reached reads first: its transposition table
+    /// bucket and its slot of the evaluation cache. Issued at once after the move is made,
+    /// so the loads overlap the check test and the child's first steps (a profile of `bench`
+    /// had the table's first read waiting on memory for about a sixth of the time, most of it
+    /// in quiescence, which had no hint at all).
+    #[inline(always)]
+    fn prefetch(&self) {
+        let key = self.pos.hash();
+        self.shared.tt.prefetch(key);
+        prefetch_line(&self.eval_cache[key as usize & (EVAL_CACHE_ENTRIES - 1)]);
+    }
+
     /// The position's static evaluation, kept below the mate scores: evaluation parameters
     /// given by hand (`--micro-terms` and the like take up to ±100000 each) could otherwise
     /// score a position beyond a mate or beyond the window's `INF`, where the aspiration
@@ -614,6 +639,7 @@ impl<'a, V: Evaluate> Worker<'a, V> {
             let key = cont_key(&self.pos, m);
             self.keys[ply] = key;
             self.pos.make_move(m);
+            self.prefetch();
             let gives_check = self.pos.in_check();
             move_count += 1;
 
@@ -626,7 +652,6 @@ impl<'a, V: Evaluate> Worker<'a, V> {
                     continue;
                 }
             }
-            self.shared.tt.prefetch(self.pos.hash());
 
             let new_depth = depth - 1;
             let mut score;
@@ -766,6 +791,7 @@ impl<'a, V: Evaluate> Worker<'a, V> {
                 continue;
             }
             self.pos.make_move(m);
+            self.prefetch();
             let score = -self.qsearch(-beta, -alpha, ply + 1, qdepth + 1);
             self.pos.unmake_move();
             if self.stopped {
