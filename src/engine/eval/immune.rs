@@ -1,13 +1,13 @@
 //! Evaluation of Immune Chess: material by measured values, mobility, threats, and the race
 //! of IM-6 — White loses when it has no capturing piece left, Black when no Invader is left,
-//! so the last few of each count for more — and the ending's terms (lone Invaders, room to
-//! move).
+//! so the last few of each count for more — and the ending's terms (lone Invaders, the
+//! Invaders' safe moves).
 //!
 //! The values are measured (`cellmate tune`, see `docs/strength.md` "Measured values"); the
 //! `value` of each piece definition in `variants/immune/pieces.rs` is only the rules room's
 //! rough order for captures.
 
-use crate::core::{BitSet, Color, Move, Variant};
+use crate::core::{BitSet, Color, Move, Square, Variant};
 use crate::variants::immune::{
     Immune, ImmuneBoard, BASOPHIL, B_CELL, COMPLEMENT, DENDRITIC, EOSINOPHIL, HELPER_T, INVADER,
     KILLER_T, MACROPHAGE, MAST_CELL, MONOCYTE, NATURAL_KILLER, NEUTROPHIL, PIECES, TYPES,
@@ -58,8 +58,13 @@ const EXPOSED: i32 = 40;
 const ADVANCE: i32 = 3;
 /// The ending: at most this many Invaders left.
 const END_INVADERS: i32 = 12;
-/// Centipawns per move an Invader has in the ending (on top of `MOBILITY`).
-const END_MOBILITY: i32 = 10;
+/// Centipawns per safe move an Invader has in the ending (on top of `MOBILITY`): a step
+/// onto a square no White piece attacks, or onto one where another Invader stands beside it
+/// to recapture. With few Invaders left White wins by leaving them no such move (each move
+/// then loosens an Invader it can take, and a side with no move loses, IM-6); counting every
+/// move, as before, taught the search nothing of that, and White's won endings ran into the
+/// 100-ply rule (docs/strength.md, "Converting won games", session 39).
+const END_SAFE_MOVE: i32 = 25;
 /// Centipawns an Invader with no Invader beside it costs Black in the ending.
 const LOOSE: i32 = 40;
 /// White's last capturers: at most this many left.
@@ -153,6 +158,24 @@ impl Evaluate for Immune {
     }
 }
 
+/// How many of the steps `moves` of the Invader on `sq` are safe: onto a square White does
+/// not attack (`white_attacks`), or onto one beside another Invader of `swarm`, which would
+/// recapture (IM-4: an Invader defends the squares orthogonally next to it).
+fn safe_steps<B: BitSet>(
+    p: &ImmuneBoard<B>,
+    sq: Square,
+    moves: B,
+    swarm: B,
+    white_attacks: B,
+) -> i32 {
+    let others = swarm & !B::from_square(sq);
+    let rules = p.rules();
+    moves
+        .squares()
+        .filter(|&to| !white_attacks.contains(to) || !(rules.neighbours(to) & others).is_empty())
+        .count() as i32
+}
+
 /// The score for White.
 #[allow(clippy::needless_range_loop)] // types index several tables at once
 fn eval_board<B: BitSet>(p: &ImmuneBoard<B>, stm: Color) -> i32 {
@@ -195,7 +218,9 @@ fn eval_board<B: BitSet>(p: &ImmuneBoard<B>, stm: Color) -> i32 {
                     score[c] -= 15 * p.dendritic_count(sq) as i32;
                 }
                 if ending && t == INVADER as usize {
-                    score[c] += END_MOBILITY * r.moves.count() as i32;
+                    // White's pieces come first (`Color::BOTH`): its attacks are all known.
+                    let safe = safe_steps(p, sq, r.moves, swarm, attacked[0]);
+                    score[c] += END_SAFE_MOVE * safe;
                     if (r.attacks & swarm).is_empty() {
                         score[c] -= LOOSE;
                     }
@@ -256,9 +281,9 @@ fn eval_board<B: BitSet>(p: &ImmuneBoard<B>, stm: Color) -> i32 {
     }
     // The ending (IM-6): with few Invaders left White wins by taking them one by one or by
     // leaving them no move (a side with no legal move loses), Black by hunting White's last
-    // capturers. Each side's room to move counts for more (the Invaders' moves were counted
-    // in the pass above), and a lone Invader (no Invader beside it to recapture) is a target;
-    // the last capturers' moves count where no Invader attacks.
+    // capturers. Each side's safe room to move counts for more (the Invaders' safe moves were
+    // counted in the pass above), and a lone Invader (no Invader beside it to recapture) is a
+    // target; the last capturers' moves count where no Invader attacks.
     for moves in &last_moves[..last] {
         score[0] += SAFE_MOVE * (*moves & !attacked[1]).count() as i32;
     }
@@ -312,10 +337,11 @@ mod tests {
         // index 9 and 7) and j1: moves a10: a9 b10 (2); a8: a9 a7 b8 (3); j1: i1 j2 (2) = 7.
         // Nothing is attacked. Race: White has 1 capturer (+150·3 for Black), 3 invaders
         // (+60·3 for White). Advance: (9-9)·3 + (9-7)·3 + (9-0)·3 = 33. The ending (three
-        // Invaders): each of their 7 moves `END_MOBILITY` more, all three lone (`LOOSE` each),
+        // Invaders): each of their 7 moves safe (none onto a square the Macrophage attacks),
+        // `END_SAFE_MOVE` more each, all three lone (`LOOSE` each),
         // and the last capturer's 6 moves all safe (`SAFE_MOVE` each).
         let white = VALUE[MACROPHAGE as usize] + 4 * 6 + 180 + SAFE_MOVE * 6;
-        let black = 3 * 100 + 4 * 7 + 450 + 33 + END_MOBILITY * 7 - 3 * LOOSE;
+        let black = 3 * 100 + 4 * 7 + 450 + 33 + END_SAFE_MOVE * 7 - 3 * LOOSE;
         assert_eq!(
             eval("i9/10/i9/10/10/10/10/10/10/M8i w - 0 1"),
             white - black
@@ -328,8 +354,10 @@ mod tests {
     /// 150·3 for Black, 60·4 for White; advance (9−1)·3.
     #[test]
     fn im6_ending_counts_safe_moves_and_lone_invaders() {
+        // The Macrophage on a1 attacks b1 c1 a2 a3 b2 c3: of the Invader c2's four steps only
+        // d2 is safe; j10's two steps are. Both Invaders are lone.
         let white = VALUE[MACROPHAGE as usize] + 4 * 6 + 240 + SAFE_MOVE * 3;
-        let black = 200 + 4 * 6 + 450 + 24 + END_MOBILITY * 6 - 2 * LOOSE;
+        let black = 200 + 4 * 6 + 450 + 24 + END_SAFE_MOVE * 3 - 2 * LOOSE;
         assert_eq!(
             eval("9i/10/10/10/10/10/10/10/2i7/M9 w - 0 1"),
             white - black
@@ -339,12 +367,38 @@ mod tests {
     /// IM-1: the same measure on a 16×16 board (256-bit sets): Macrophage a1, Invaders a16,
     /// a14, p1. Moves 6 against 2 + 3 + 2; advance (15-15 + 15-13 + 15-0)·3 = 51.
     #[test]
+    fn im6_a_step_beside_another_invader_is_safe() {
+        // The Macrophage on a1 attacks b1 c1 a2 a3 b2 c3. The Invader c2 steps to c1, b2, c3
+        // or d2: c1 and b2 are attacked with no Invader beside them, c3 is attacked but d3
+        // stands beside it, d2 is not attacked: two safe. d3's four steps: c3 (attacked, c2
+        // beside it) and d2, d4, e3 (not attacked): four.
+        let Immune::Small(b) =
+            Immune::from_fen("10/10/10/10/10/10/10/3i6/2i7/M9 b - 0 1").expect("fen")
+        else {
+            panic!("a 10x10 board is small")
+        };
+        let at = |s: &str| {
+            let f = s.as_bytes()[0] - b'a';
+            let r: u8 = s[1..].parse().unwrap();
+            Square((r - 1) * 10 + f)
+        };
+        let swarm = b.pieces(Color::Black, INVADER);
+        let white = b.reach(at("a1")).attacks;
+        let steps = |s: &str| safe_steps(&b, at(s), b.reach(at(s)).moves, swarm, white);
+        assert_eq!((steps("c2"), steps("d3")), (2, 4));
+        // Without d3, only d2 is left for c2.
+        let alone = swarm & !u128::from_square(at("d3"));
+        let c2 = at("c2");
+        assert_eq!(safe_steps(&b, c2, b.reach(c2).moves, alone, white), 1);
+    }
+
+    #[test]
     fn im1_large_board_macrophage_against_three_invaders_exact() {
         let fen = format!("i15/16/i15/{}M14i w - 0 1", "16/".repeat(12));
         let p = Immune::from_fen(&fen).expect("fen");
         assert!(matches!(p, Immune::Large(_)));
         let white = VALUE[MACROPHAGE as usize] + 4 * 6 + 180 + SAFE_MOVE * 6;
-        let black = 3 * 100 + 4 * 7 + 450 + 51 + END_MOBILITY * 7 - 3 * LOOSE;
+        let black = 3 * 100 + 4 * 7 + 450 + 51 + END_SAFE_MOVE * 7 - 3 * LOOSE;
         assert_eq!(p.evaluate(), white - black);
     }
 
@@ -372,11 +426,12 @@ mod tests {
     /// Invader (50), race 60·4 (two Invaders left). Black: 200, mobility 4·4 (a3: a2 b3; a4:
     /// a5 b4), the hanging a3 −100/8, two exposed −2·EXPOSED, race 150·3 (one capturer left),
     /// advance (9−2 + 9−3)·3; the ending: the two Invaders stand side by side (neither lone)
-    /// with 4 moves (`END_MOBILITY` each), and the B-cell, White's last capturer, has no move.
+    /// with 4 moves, 3 of them safe (`END_SAFE_MOVE` each: a3's step to a2 is into the B-cell's
+    /// lane with no Invader beside a2), and the B-cell, White's last capturer, has no move.
     #[test]
     fn im5_shot_targets_hang_and_lanes_expose() {
         let white = VALUE[B_CELL as usize] + 4 + 50 + 240;
-        let black = 200 + 16 - 100 / THREAT_DIV - 2 * EXPOSED + 450 + 39 + END_MOBILITY * 4;
+        let black = 200 + 16 - 100 / THREAT_DIV - 2 * EXPOSED + 450 + 39 + END_SAFE_MOVE * 3;
         assert_eq!(eval("10/10/10/10/10/10/i9/i9/10/B9 w - 0 1"), white - black);
     }
 }
