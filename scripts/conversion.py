@@ -11,7 +11,11 @@ draw percentage and the exact command.
 Usage: scripts/conversion.py [path/to/cellmate] [N]
 Environment: CONVERSION_VARIANTS (default "chess recursion microorganism immune"),
 CONVERSION_NODES (the engine's nodes a move, default 20000), CONVERSION_OPPONENTS
-("random depth1"), CONVERSION_SEED (13), CONVERSION_DIR (PGN files, /tmp/cellmate-conversion).
+("random depth1"), CONVERSION_SEED (13), CONVERSION_DIR (PGN files, /tmp/cellmate-conversion),
+CONVERSION_OPTIONS (more of the tested engine's spec, space-separated: "option.Contempt=300"),
+CONVERSION_OPENINGS ("random": 6 random plies against the depth-1 copy, the default;
+"balanced": the variant's file of balanced openings, each with both colours, from
+CONVERSION_OPENINGS_START).
 """
 import os
 import re
@@ -28,6 +32,14 @@ NODES = int(os.environ.get("CONVERSION_NODES", "20000"))
 OPPONENTS = os.environ.get("CONVERSION_OPPONENTS", "random depth1").split()
 SEED = os.environ.get("CONVERSION_SEED", "13")
 DIR = os.environ.get("CONVERSION_DIR", "/tmp/cellmate-conversion")
+# More of the tested engine's spec, e.g. "option.Contempt=300" (docs/match.md).
+OPTIONS = "".join("," + o for o in os.environ.get("CONVERSION_OPTIONS", "").split())
+# Where the depth-1 games start: "random" (6 random plies from the setup, by the seed) or
+# "balanced" (the variant's balanced openings, tests/data/openings/V.epd, each with both
+# colours, from the CONVERSION_OPENINGS_START-th).
+OPENINGS = os.environ.get("CONVERSION_OPENINGS", "random")
+OPENINGS_START = os.environ.get("CONVERSION_OPENINGS_START", "1")
+OPENINGS_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "data", "openings")
 
 
 def command(variant, opponent, pgn):
@@ -39,13 +51,23 @@ def command(variant, opponent, pgn):
     )
     return [
         BIN, "match",
-        "--engine", f"cmd={BIN},name=cellmate,nodes={NODES}",
+        "--engine", f"cmd={BIN},name=cellmate,nodes={NODES}{OPTIONS}",
         "--engine", other,
         "--variant", variant, "--games", str(N), "--seed", SEED,
-        # Random openings against the depth-1 copy, which otherwise plays the same games.
-        *(["--random-plies", "6"] if opponent == "depth1" else []),
+        # Other openings against the depth-1 copy, which otherwise plays the same games.
+        *(openings(variant) if opponent == "depth1" else []),
         "--concurrency", "1", "--quiet", "--pgn", pgn,
     ]
+
+
+def openings(variant):
+    """The options that start the depth-1 games (`OPENINGS`)."""
+    if OPENINGS == "balanced":
+        path = os.path.normpath(os.path.join(OPENINGS_DIR, f"{variant}.epd"))
+        return ["--openings", path, "--openings-start", OPENINGS_START]
+    if OPENINGS != "random":
+        sys.exit(f"CONVERSION_OPENINGS must be random or balanced, not {OPENINGS!r}")
+    return ["--random-plies", "6"]
 
 
 def games(pgn):
@@ -65,7 +87,8 @@ def games(pgn):
 
 def main():
     os.makedirs(DIR, exist_ok=True)
-    print(f"cellmate {BIN}, {NODES} nodes a move, {N} games a row, seed {SEED}")
+    print(f"cellmate {BIN}, {NODES} nodes a move, {N} games a row, seed {SEED}, "
+          f"{OPENINGS} openings against depth 1")
     print("| row | W / D / L | won games' plies (min / median / max) | draws | command |")
     print("| --- | --- | --- | --- | --- |")
     for variant in VARIANTS:
@@ -83,7 +106,8 @@ def main():
             lengths = (
                 f"{won[0]} / {statistics.median(won):g} / {won[-1]}" if won else "-"
             )
-            shown = " ".join(shlex.quote(a) for a in cmd).replace(BIN, "cellmate")
+            repo = os.path.normpath(os.path.join(OPENINGS_DIR, "..", "..", "..")) + "/"
+            shown = " ".join(shlex.quote(a) for a in cmd).replace(BIN, "cellmate").replace(repo, "")
             print(
                 f"| {variant} v {opponent} | {w} / {d} / {lost} | {lengths} "
                 f"| {100.0 * d / max(1, len(played)):.1f} % | `{shown}` |",
