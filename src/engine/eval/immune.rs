@@ -364,8 +364,8 @@ mod tests {
         );
     }
 
-    /// IM-1: the same measure on a 16×16 board (256-bit sets): Macrophage a1, Invaders a16,
-    /// a14, p1. Moves 6 against 2 + 3 + 2; advance (15-15 + 15-13 + 15-0)·3 = 51.
+    /// IM-4, IM-6: an Invader's step is safe where White does not attack or where another
+    /// Invader stands beside the square to recapture.
     #[test]
     fn im6_a_step_beside_another_invader_is_safe() {
         // The Macrophage on a1 attacks b1 c1 a2 a3 b2 c3. The Invader c2 steps to c1, b2, c3
@@ -392,6 +392,8 @@ mod tests {
         assert_eq!(safe_steps(&b, c2, b.reach(c2).moves, alone, white), 1);
     }
 
+    /// IM-1: the same measure on a 16×16 board (256-bit sets): Macrophage a1, Invaders a16,
+    /// a14, p1. Moves 6 against 2 + 3 + 2; advance (15-15 + 15-13 + 15-0)·3 = 51.
     #[test]
     fn im1_large_board_macrophage_against_three_invaders_exact() {
         let fen = format!("i15/16/i15/{}M14i w - 0 1", "16/".repeat(12));
