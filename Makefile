@@ -87,7 +87,9 @@ latency: build
 
 # How quickly won games are converted (docs/strength.md, "Converting won games"): per variant,
 # CONVERSION_GAMES against the random mover and against the engine at depth 1, the engine at
-# 20,000 nodes a move (CONVERSION_NODES); W/D/L, won games' plies, draw %.
+# 20,000 nodes a move (CONVERSION_NODES); W/D/L, won games' plies, draw %. From the
+# balanced openings instead of random plies: CONVERSION_OPENINGS=balanced; more of the
+# engine's spec: CONVERSION_OPTIONS=option.Contempt=50 (scripts/conversion.py's header).
 CONVERSION_GAMES ?= 20
 conversion: build
 	python3 scripts/conversion.py $(BIN) $(CONVERSION_GAMES)
