@@ -39,7 +39,8 @@ OPTIONS = "".join("," + o for o in os.environ.get("CONVERSION_OPTIONS", "").spli
 # colours, from the CONVERSION_OPENINGS_START-th).
 OPENINGS = os.environ.get("CONVERSION_OPENINGS", "random")
 OPENINGS_START = os.environ.get("CONVERSION_OPENINGS_START", "1")
-OPENINGS_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "data", "openings")
+REPO = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")) + "/"
+OPENINGS_DIR = os.path.join(REPO, "tests", "data", "openings")
 
 
 def command(variant, opponent, pgn):
@@ -106,8 +107,7 @@ def main():
             lengths = (
                 f"{won[0]} / {statistics.median(won):g} / {won[-1]}" if won else "-"
             )
-            repo = os.path.normpath(os.path.join(OPENINGS_DIR, "..", "..", "..")) + "/"
-            shown = " ".join(shlex.quote(a) for a in cmd).replace(BIN, "cellmate").replace(repo, "")
+            shown = " ".join(shlex.quote(a) for a in cmd).replace(BIN, "cellmate").replace(REPO, "")
             print(
                 f"| {variant} v {opponent} | {w} / {d} / {lost} | {lengths} "
                 f"| {100.0 * d / max(1, len(played)):.1f} % | `{shown}` |",

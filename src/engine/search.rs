@@ -18,7 +18,7 @@ use super::picker::{cont_key, order_root, ContKey, Lead, MovePicker, OrderTables
 use super::score::{to_score, INF, MATE, MATE_BOUND, MAX_PLY};
 use super::thread::spawn_search_scoped;
 use super::time::{elapsed_ms, TimeBudget};
-use super::tt::{Bound, TranspositionTable};
+use super::tt::{prefetch_line, Bound, TranspositionTable};
 use super::{Control, Info, Limits, SearchResult};
 
 /// Quiescence plies below the horizon after which the static evaluation stands.
@@ -136,19 +136,6 @@ struct EvalEntry {
 
 /// Entries in a worker's evaluation cache (a power of two; 16 bytes each: 1 MiB a thread).
 const EVAL_CACHE_ENTRIES: usize = 1 << 16;
-
-/// Hints the CPU to load the cache line of `x`.
-#[inline(always)]
-fn prefetch_line<T>(x: &T) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: a prefetch is only a hint; it reads nothing and cannot fault.
-    unsafe {
-        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-        _mm_prefetch(x as *const T as *const i8, _MM_HINT_T0);
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = x;
-}
 
 impl<'a, V: Evaluate> Worker<'a, V> {
     pub fn new(id: usize, pos: &V, shared: &'a Shared<'a>) -> Worker<'a, V> {

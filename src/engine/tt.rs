@@ -132,6 +132,20 @@ fn advise_huge_pages<T>(v: &Vec<T>) {
     let _ = v;
 }
 
+/// Hints the CPU to load the cache line of `x` (the table's buckets, the search's
+/// evaluation cache).
+#[inline(always)]
+pub(crate) fn prefetch_line<T>(x: &T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch is only a hint; it reads nothing and cannot fault.
+    unsafe {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        _mm_prefetch(x as *const T as *const i8, _MM_HINT_T0);
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = x;
+}
+
 /// The shared table.
 pub struct TranspositionTable {
     buckets: Vec<Bucket>,
@@ -211,13 +225,7 @@ impl TranspositionTable {
     /// Hints the CPU to load the bucket of `key`.
     #[inline(always)]
     pub fn prefetch(&self, key: u64) {
-        #[cfg(target_arch = "x86_64")]
-        unsafe {
-            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            _mm_prefetch(self.bucket(key) as *const Bucket as *const i8, _MM_HINT_T0);
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = key;
+        prefetch_line(self.bucket(key));
     }
 
     /// The entry of `key`, if stored; its score adjusted to `ply`.

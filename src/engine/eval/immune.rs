@@ -159,20 +159,21 @@ impl Evaluate for Immune {
 }
 
 /// How many of the steps `moves` of the Invader on `sq` are safe: onto a square White does
-/// not attack (`white_attacks`), or onto one beside another Invader of `swarm`, which would
-/// recapture (IM-4: an Invader defends the squares orthogonally next to it).
+/// not attack (`white_attacks`), or onto one another Invader could take back on (IM-4), the
+/// pieces on `occ` standing and `sq` left empty by the step.
 fn safe_steps<B: BitSet>(
     p: &ImmuneBoard<B>,
     sq: Square,
     moves: B,
-    swarm: B,
+    occ: B,
     white_attacks: B,
 ) -> i32 {
-    let others = swarm & !B::from_square(sq);
-    let rules = p.rules();
+    let occ = occ & !B::from_square(sq);
     moves
         .squares()
-        .filter(|&to| !white_attacks.contains(to) || !(rules.neighbours(to) & others).is_empty())
+        .filter(|&to| {
+            !white_attacks.contains(to) || !p.takers(to, Color::Black, INVADER, occ).is_empty()
+        })
         .count() as i32
 }
 
@@ -190,6 +191,7 @@ fn eval_board<B: BitSet>(p: &ImmuneBoard<B>, stm: Color) -> i32 {
     // The race and the ending (IM-6, below) read these; the ending's terms are gathered from
     // each piece's reach in the one pass over the pieces.
     let swarm = p.pieces(Color::Black, INVADER);
+    let occupied = p.color_set(Color::White) | p.color_set(Color::Black);
     let white_capturers = p.capturers(Color::White);
     let capturers = white_capturers.count() as i32;
     let invaders = swarm.count() as i32;
@@ -219,7 +221,7 @@ fn eval_board<B: BitSet>(p: &ImmuneBoard<B>, stm: Color) -> i32 {
                 }
                 if ending && t == INVADER as usize {
                     // White's pieces come first (`Color::BOTH`): its attacks are all known.
-                    let safe = safe_steps(p, sq, r.moves, swarm, attacked[0]);
+                    let safe = safe_steps(p, sq, r.moves, occupied, attacked[0]);
                     score[c] += END_SAFE_MOVE * safe;
                     if (r.attacks & swarm).is_empty() {
                         score[c] -= LOOSE;
@@ -382,12 +384,12 @@ mod tests {
             let r: u8 = s[1..].parse().unwrap();
             Square((r - 1) * 10 + f)
         };
-        let swarm = b.pieces(Color::Black, INVADER);
+        let occ = b.color_set(Color::White) | b.color_set(Color::Black);
         let white = b.reach(at("a1")).attacks;
-        let steps = |s: &str| safe_steps(&b, at(s), b.reach(at(s)).moves, swarm, white);
+        let steps = |s: &str| safe_steps(&b, at(s), b.reach(at(s)).moves, occ, white);
         assert_eq!((steps("c2"), steps("d3")), (2, 4));
         // Without d3, only d2 is left for c2.
-        let alone = swarm & !u128::from_square(at("d3"));
+        let alone = occ & !u128::from_square(at("d3"));
         let c2 = at("c2");
         assert_eq!(safe_steps(&b, c2, b.reach(c2).moves, alone, white), 1);
     }

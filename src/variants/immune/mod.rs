@@ -130,12 +130,6 @@ pub struct Rules<B: BitSet> {
 }
 
 impl<B: BitSet> Rules<B> {
-    /// The squares orthogonally next to `sq`: where an Invader there steps and captures, and
-    /// where the Invaders that defend it stand (IM-4).
-    pub fn neighbours(&self, sq: Square) -> B {
-        self.tables[INVADER as usize].leap_capture[Color::Black.index()][sq.index()]
-    }
-
     fn new(geo: Geometry) -> Rules<B> {
         let cells = &CELLS;
         let tables = cells
