@@ -253,7 +253,8 @@ STRENGTH_BIN ?= $(BIN)
 STRENGTH_VARIANTS := chess recursion immune microorganism
 ROWS ?= fairymax sjaakii $(addprefix depth1-,$(STRENGTH_VARIANTS)) $(addprefix random-,$(STRENGTH_VARIANTS))
 SB = $(STRENGTH_DIR)/cellmate
-# Issue 25's rows: sf-N (chess v Stockfish at UCI_Elo N, e.g. sf-2300 sf-2500 sf-2700 sf-2850)
+# Issue 25's rows: sf-N (chess v Stockfish at UCI_Elo N, e.g. sf-2300 sf-2500 sf-2700 sf-2850;
+# cellmate with Contempt 0 there: against a stronger engine a draw is not to be refused)
 # and base-V (variant V v the baseline build BASE_BIN), 400 games at 10+0.1 from the balanced
 # openings of tests/data/openings/ (cellmate openings, scripts/chess_openings.py), paired colours.
 STOCKFISH ?= /usr/games/stockfish
@@ -275,18 +276,19 @@ OPENINGS_START ?= 1
 strength: $(if $(filter $(BIN),$(STRENGTH_BIN)),build)
 	mkdir -p $(STRENGTH_DIR) && cp $(STRENGTH_BIN) $(SB)
 	@n=$(GAMES); for row in $(ROWS); do \
+	  me=; \
 	  case $$row in \
 	    fairymax|sjaakii) opp="cmd=/usr/games/$$row,proto=xboard,name=$$row"; v=chess; lim="--games $${n:-200} --tc 10+0.1 --random-plies 6 --seed 7";; \
 	    depth1-*) v=$${row#depth1-}; opp="cmd=$(SB),name=depth1,depth=1"; lim="--games $${n:-100} --tc 10+0.1 --random-plies 6 --seed 11";; \
 	    random-*) v=$${row#random-}; opp="builtin=random"; lim="--games $${n:-100} --st 1 --seed 13";; \
-	    sf-*) v=chess; opp="cmd=$(STOCKFISH),proto=uci,name=sf$${row#sf-},option.Threads=1,option.Hash=16,option.UCI_LimitStrength=true,option.UCI_Elo=$${row#sf-}"; \
+	    sf-*) v=chess; me=,option.Contempt=0; opp="cmd=$(STOCKFISH),proto=uci,name=sf$${row#sf-},option.Threads=1,option.Hash=16,option.UCI_LimitStrength=true,option.UCI_Elo=$${row#sf-}"; \
 	      lim="--games $${n:-400} --tc 10+0.1 --openings $(OPENINGS_DIR)/chess.epd --openings-start $(OPENINGS_START)";; \
 	    base-*) v=$${row#base-}; opp="cmd=$(BASE_BIN),name=base,option.Hash=16"; \
 	      lim="--games $${n:-400} --tc 10+0.1 $$(if [ -f $(OPENINGS_DIR)/$$v.epd ]; then echo --openings $(OPENINGS_DIR)/$$v.epd --openings-start $(OPENINGS_START); else echo --random-plies 8 --seed 17; fi)";; \
 	    *) echo "unknown row $$row"; exit 2;; \
 	  esac; \
 	  echo "== $$row"; \
-	  $(SB) match --engine cmd=$(SB),name=cellmate,option.Hash=16 --engine $$opp --variant $$v $$lim \
+	  $(SB) match --engine cmd=$(SB),name=cellmate,option.Hash=16$$me --engine $$opp --variant $$v $$lim \
 	    --pgn $(STRENGTH_DIR)/$$row.pgn --quiet | tee $(STRENGTH_DIR)/$$row.txt || exit 1; \
 	done
 

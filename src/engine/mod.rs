@@ -22,6 +22,16 @@ use std::time::Instant;
 
 use crate::core::Move;
 
+/// The contempt the engine plays its games with unless told otherwise: the `Contempt`
+/// option's default and the browser board's. A draw then scores −0.50 for the side to move at
+/// the root, so the engine plays on in positions up to about half a pawn worse than even
+/// rather than take a repetition: what a player against humans and weaker programs wants
+/// (against the depth-1 copy, Microorganism drew 8.8 % of its balanced openings with 0, 1.7 %
+/// with 50; docs/strength.md, "Converting won games"). Against a stronger engine a host sets 0
+/// (Stockfish's ladder does). [`Engine::new`] keeps 0: bench, self-play data and tuning score a
+/// draw as a draw.
+pub const PLAY_CONTEMPT: i32 = 50;
+
 /// What limits a search. Times are milliseconds.
 #[derive(Clone, Debug, Default)]
 pub struct Limits {

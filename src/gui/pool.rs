@@ -12,7 +12,7 @@ use std::collections::VecDeque;
 use std::sync::{Arc, Condvar, Mutex};
 
 use crate::engine::eval::EvalParams;
-use crate::engine::{spawn_search, Control, Engine, Info, Limits, SearchResult};
+use crate::engine::{spawn_search, Control, Engine, Info, Limits, SearchResult, PLAY_CONTEMPT};
 use crate::variants::{with_pos, AnyPos};
 
 /// One search asked for by a connection.
@@ -58,6 +58,8 @@ impl Pool {
         let workers = workers.max(1);
         let mut engine = Engine::new(1, 1);
         engine.eval = eval;
+        // The board's games are against people: the engine plays on rather than repeat.
+        engine.contempt = PLAY_CONTEMPT;
         engine
             .resize(hash_mb)
             .map_err(|e| format!("the board's hash table: {e}"))?;

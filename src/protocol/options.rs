@@ -5,6 +5,7 @@ use thiserror::Error;
 
 use crate::engine::eval::EvalParams;
 use crate::engine::thread::{max_threads, MAX_THREADS};
+use crate::engine::PLAY_CONTEMPT;
 use crate::variants::VariantKind;
 
 /// A numeric option's range.
@@ -52,9 +53,10 @@ pub const MOVE_OVERHEAD: Spin = Spin {
 /// Centipawns a draw costs the engine: a draw (repetition, the move-count rules, stalemate)
 /// is scored −Contempt for the side to move at the root, so a positive value plays on in
 /// positions somewhat worse than even rather than take a draw (against weaker opponents).
+/// Default [`PLAY_CONTEMPT`] (50); 0 against a stronger opponent.
 pub const CONTEMPT: Spin = Spin {
     name: "Contempt",
-    default: 0,
+    default: PLAY_CONTEMPT as i64,
     min: -10_000,
     max: 10_000,
 };
@@ -306,7 +308,7 @@ mod tests {
             xb,
             [
                 "feature option=\"Move_Overhead -spin 30 0 5000\"",
-                "feature option=\"Contempt -spin 0 -10000 10000\"",
+                "feature option=\"Contempt -spin 50 -10000 10000\"",
                 "feature option=\"MultiPV -spin 1 1 64\"",
                 "feature option=\"Rank_Offset -spin 0 0 1\"",
                 "feature option=\"Clear_Hash -button\"",

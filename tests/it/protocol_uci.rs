@@ -33,7 +33,7 @@ fn handshake_is_exact() {
         "option name Ponder type check default false".to_string(),
         "option name MultiPV type spin default 1 min 1 max 64".to_string(),
         "option name Move Overhead type spin default 30 min 0 max 5000".to_string(),
-        "option name Contempt type spin default 0 min -10000 max 10000".to_string(),
+        "option name Contempt type spin default 50 min -10000 max 10000".to_string(),
         "option name UCI_Variant type combo default chess var chess var recursion var microorganism var immune".to_string(),
         "option name Clear Hash type button".to_string(),
         "uciok".to_string(),
@@ -352,6 +352,33 @@ fn options_are_accepted_silently() {
     e.finish();
 }
 
+/// The last `info depth` line's score of `go depth 3` on the lost position at the 99th
+/// half-move (every move but a knight's sacrifice draws).
+fn draw_score_line(e: &mut Engine) -> String {
+    e.send("position fen k7/8/8/4q3/8/8/1p6/3N3K w - - 99 80");
+    e.send("go depth 3");
+    let lines = e.read_until(|l| l.starts_with("bestmove"));
+    let last = lines.iter().rev().find(|l| l.starts_with("info depth"));
+    last.expect("an info line").clone()
+}
+
+/// Unless told otherwise the engine plays with a contempt of 50 (`PLAY_CONTEMPT`): the draw
+/// is reported as −50 for the side to move; `Contempt 0` (a host against a stronger engine)
+/// scores it 0.
+#[test]
+fn contempt_defaults_to_fifty_and_zero_scores_a_draw_as_even() {
+    let mut e = Engine::start();
+    e.send("uci");
+    e.read_until(|l| l == "uciok");
+    let line = draw_score_line(&mut e);
+    assert!(line.contains(" score cp -50 "), "{line}");
+    e.send("setoption name Contempt value 0");
+    assert!(e.uci_sync().is_empty());
+    let line = draw_score_line(&mut e);
+    assert!(line.contains(" score cp 0 "), "{line}");
+    e.finish();
+}
+
 /// `Contempt` reaches the search: White, lost, at the 99th half-move can only draw (or give
 /// up its knight), and the draw is reported as −Contempt; an out-of-range value is refused
 /// with one `info string` and leaves the setting as it was.
@@ -366,14 +393,7 @@ fn contempt_option_scores_the_draw() {
     let err = e.uci_sync();
     assert_eq!(err.len(), 1, "{err:?}");
     assert!(err[0].starts_with("info string"), "{err:?}");
-    e.send("position fen k7/8/8/4q3/8/8/1p6/3N3K w - - 99 80");
-    e.send("go depth 3");
-    let lines = e.read_until(|l| l.starts_with("bestmove"));
-    let last_info = lines
-        .iter()
-        .rev()
-        .find(|l| l.starts_with("info depth"))
-        .unwrap();
+    let last_info = draw_score_line(&mut e);
     assert!(last_info.contains(" score cp -40 "), "{last_info}");
     e.finish();
 }

@@ -54,7 +54,7 @@ fn handshake_features_then_done_last() {
     let myname = format!("myname=\"cellmate {}\"", env!("CARGO_PKG_VERSION"));
     assert!(first.contains(&myname), "{first}");
     assert!(lines.contains(&"feature option=\"Move_Overhead -spin 30 0 5000\"".to_string()));
-    assert!(lines.contains(&"feature option=\"Contempt -spin 0 -10000 10000\"".to_string()));
+    assert!(lines.contains(&"feature option=\"Contempt -spin 50 -10000 10000\"".to_string()));
     assert!(lines.contains(&"feature option=\"MultiPV -spin 1 1 64\"".to_string()));
     assert!(lines.contains(&"feature option=\"Clear_Hash -button\"".to_string()));
     assert_eq!(lines.last().unwrap(), "feature done=1");
