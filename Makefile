@@ -89,7 +89,7 @@ latency: build
 # CONVERSION_GAMES against the random mover and against the engine at depth 1, the engine at
 # 20,000 nodes a move (CONVERSION_NODES); W/D/L, won games' plies, draw %. From the
 # balanced openings instead of random plies: CONVERSION_OPENINGS=balanced; more of the
-# engine's spec: CONVERSION_OPTIONS=option.Contempt=50 (scripts/conversion.py's header).
+# engine's spec: CONVERSION_OPTIONS=option.Contempt=0 (the default is 50; scripts/conversion.py's header).
 CONVERSION_GAMES ?= 20
 conversion: build
 	python3 scripts/conversion.py $(BIN) $(CONVERSION_GAMES)
