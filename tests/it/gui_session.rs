@@ -771,3 +771,35 @@ fn server_closes_quiet_pages_and_oversized_messages() {
     };
     assert_eq!(hello["fen"], START, "the server still serves");
 }
+
+/// The browser board plays people: its pool searches with `PLAY_CONTEMPT` (50), so on the
+/// lost position at the 99th half-move, where every move but a knight's sacrifice draws, the
+/// draw is scored −50 for the side to move (the library's `Engine::new` scores it 0).
+#[test]
+fn the_board_plays_with_contempt() {
+    use cellmate::engine::{Control, Limits, Score, PLAY_CONTEMPT};
+    use cellmate::gui::pool::{Job, Pool};
+    use cellmate::variants::VariantKind;
+    use std::sync::mpsc::channel;
+    use std::sync::Arc;
+
+    let pool = Pool::new(1, 1).unwrap();
+    let (tx, rx) = channel();
+    pool.submit(Job {
+        pos: VariantKind::Chess
+            .from_fen("k7/8/8/4q3/8/8/1p6/3N3K w - - 99 80")
+            .unwrap(),
+        limits: Limits {
+            depth: Some(3),
+            ..Limits::default()
+        },
+        control: Arc::new(Control::new(false)),
+        report: Box::new(|_| {}),
+        done: Box::new(move |r| {
+            let _ = tx.send(r.score);
+        }),
+    });
+    let score = rx.recv_timeout(Duration::from_secs(20)).unwrap();
+    assert_eq!(PLAY_CONTEMPT, 50);
+    assert_eq!(score, Score::Cp(-50));
+}
