@@ -300,6 +300,8 @@ strength: $(if $(filter $(BIN),$(STRENGTH_BIN)),build)
 # stopped; `cellmate score PGN --engine new --sprt elo0=0,elo1=10 --distinct` scores it.
 # SPRT_TC=5+0.05 plays at that clock instead (the change with its cost in speed);
 # SPRT_ADJUDICATE="--draw ... --resign ..." ends decided games by the engines' scores.
+# Both engines play at Contempt 0 (a draw scores as a draw, as in the ladder's rows; the
+# default of 50 is for play against people and weaker programs).
 SPRT_VARIANT ?= chess
 SPRT_NODES ?= 25000
 SPRT_GAMES ?= 4000
@@ -313,7 +315,8 @@ SPRT_LIMIT = $(if $(SPRT_TC),--tc $(SPRT_TC),--nodes $(SPRT_NODES))
 sprt:
 	@test -n "$(NEW)" -a -n "$(OLD)" -a -n "$(SEED)" || { echo "usage: make sprt NEW=BIN OLD=BIN SEED=N [SPRT_VARIANT=chess SPRT_NODES=25000 ...]"; exit 2; }
 	mkdir -p $(STRENGTH_DIR)
-	$(NEW) match --engine cmd=$(abspath $(NEW)),name=new --engine cmd=$(abspath $(OLD)),name=main \
+	$(NEW) match --engine cmd=$(abspath $(NEW)),name=new,option.Contempt=0 \
+	  --engine cmd=$(abspath $(OLD)),name=main,option.Contempt=0 \
 	  --variant $(SPRT_VARIANT) --games $(SPRT_GAMES) $(SPRT_LIMIT) $(SPRT_ADJUDICATE) \
 	  --openings $(OPENINGS_DIR)/$(SPRT_VARIANT).epd --random-plies $(SPRT_PLIES) --seed $(SEED) \
 	  --concurrency $(SPRT_CONCURRENCY) --sprt elo0=0,elo1=10 --quiet --pgn $(SPRT_PGN)
