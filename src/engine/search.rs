@@ -115,6 +115,9 @@ pub(crate) struct Worker<'a, V: Evaluate> {
     evals: [i32; MAX_PLY + 1],
     /// Whether the move leading to each ply was a null move.
     null_before: [bool; MAX_PLY + 1],
+    /// Whether the move leading to each ply gave check by a piece lost by exchange
+    /// evaluation: such a check is not extended.
+    no_ext: [bool; MAX_PLY + 1],
     /// The continuation key of the move made at each ply ([`NO_KEY`] for a null move).
     keys: [ContKey; MAX_PLY + 1],
     pub root_moves: Vec<RootMove>,
@@ -174,6 +177,7 @@ impl<'a, V: Evaluate> Worker<'a, V> {
             pv_len: [0; MAX_PLY + 1],
             evals: [0; MAX_PLY + 1],
             null_before: [false; MAX_PLY + 1],
+            no_ext: [false; MAX_PLY + 1],
             keys: [NO_KEY; MAX_PLY + 1],
             root_moves,
             root_side: pos.side_to_move(),
@@ -486,7 +490,9 @@ impl<'a, V: Evaluate> Worker<'a, V> {
             return 0;
         }
         let in_check = self.pos.in_check();
-        if in_check {
+        // Check extension, except for a check that loses the checking piece by exchange
+        // (as Stockfish 10–12 did: `givesCheck && see_ge(move)`).
+        if in_check && !self.no_ext[ply] {
             depth += 1;
         }
         if depth <= 0 {
@@ -553,6 +559,7 @@ impl<'a, V: Evaluate> Worker<'a, V> {
                 self.pos.make_null_move();
                 self.keys[ply] = NO_KEY;
                 self.null_before[ply + 1] = true;
+                self.no_ext[ply + 1] = false;
                 let score = -self.search(depth - 1 - r, -beta, -beta + 1, ply + 1);
                 self.null_before[ply + 1] = false;
                 self.pos.unmake_move();
@@ -625,6 +632,7 @@ impl<'a, V: Evaluate> Worker<'a, V> {
 
             let key = cont_key(&self.pos, m);
             self.keys[ply] = key;
+            self.no_ext[ply + 1] = self.pos.gives_check(m) == Some(true) && !self.pos.see_ge(m, 0);
             self.pos.make_move(m);
             self.prefetch();
             let gives_check = self.pos.in_check();
