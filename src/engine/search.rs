@@ -610,6 +610,10 @@ impl<'a, V: Evaluate> Worker<'a, V> {
                 continue;
             }
 
+            // Whether the move gives check, where the variant can tell before the move: read
+            // once for the pruning below and the check extension's exchange test.
+            let tells_check = self.pos.gives_check(m);
+
             // Late-move pruning and futility pruning of quiet moves that do not give check,
             // before the move is made where the variant can tell a check without making it.
             // Past the late-move count every quiet move left that does not give check is
@@ -618,7 +622,7 @@ impl<'a, V: Evaluate> Worker<'a, V> {
             if quiet && !pv_node && !in_check && best > -MATE_BOUND {
                 let late = depth <= 8 && move_count >= lmp;
                 let futile = depth <= 6 && eval + 100 + 90 * depth <= alpha;
-                if (late || futile) && self.pos.gives_check(m) == Some(false) {
+                if (late || futile) && tells_check == Some(false) {
                     move_count += 1;
                     if late {
                         let pos = &self.pos;
@@ -632,7 +636,7 @@ impl<'a, V: Evaluate> Worker<'a, V> {
 
             let key = cont_key(&self.pos, m);
             self.keys[ply] = key;
-            self.no_ext[ply + 1] = self.pos.gives_check(m) == Some(true) && !self.pos.see_ge(m, 0);
+            self.no_ext[ply + 1] = tells_check == Some(true) && !self.pos.see_ge(m, 0);
             self.pos.make_move(m);
             self.prefetch();
             let gives_check = self.pos.in_check();
