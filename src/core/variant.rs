@@ -165,6 +165,18 @@ pub trait Variant: Clone + Send + Sync + 'static {
     }
     /// Captures and promotions: the moves quiescence search looks at.
     fn is_tactical(&self, m: Move) -> bool;
+    /// The legal moves that are [`Variant::is_tactical`], in the order of
+    /// [`Variant::legal_moves`] (quiescence out of check asks for these alone). A variant
+    /// whose generator can leave the quiet moves out overrides this; the default filters.
+    fn tactical_moves(&self, out: &mut MoveList) {
+        let start = out.len();
+        self.legal_moves(out);
+        let mut i = 0;
+        out.retain(|m| {
+            i += 1;
+            i <= start || self.is_tactical(*m)
+        });
+    }
     /// An ordering score for tactical moves (most valuable victim, least valuable attacker).
     fn tactical_order(&self, m: Move) -> i32;
 

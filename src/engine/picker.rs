@@ -430,7 +430,8 @@ impl<V: Evaluate> MovePicker<V> {
     }
 
     /// The moves of a quiescence node: tactical moves by their order (the table's move
-    /// first); in check every evasion, quiet ones by history after them.
+    /// first), generated alone ([`Variant::tactical_moves`]); in check every evasion, quiet
+    /// ones by history after them.
     #[inline(always)]
     pub fn fill_quiescence(
         &mut self,
@@ -441,7 +442,11 @@ impl<V: Evaluate> MovePicker<V> {
     ) {
         let history = &tables.history;
         let MovePicker { moves, scores, .. } = self;
-        pos.legal_moves(moves);
+        if in_check {
+            pos.legal_moves(moves);
+        } else {
+            pos.tactical_moves(moves);
+        }
         let (geo, stm) = (pos.geometry(), pos.side_to_move());
         // The moves kept move down over those left out, in their order.
         let list = moves.as_mut_slice();

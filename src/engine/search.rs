@@ -610,10 +610,6 @@ impl<'a, V: Evaluate> Worker<'a, V> {
                 continue;
             }
 
-            // Whether the move gives check, where the variant can tell before the move: read
-            // once for the pruning below and the check extension's exchange test.
-            let tells_check = self.pos.gives_check(m);
-
             // Late-move pruning and futility pruning of quiet moves that do not give check,
             // before the move is made where the variant can tell a check without making it.
             // Past the late-move count every quiet move left that does not give check is
@@ -622,7 +618,7 @@ impl<'a, V: Evaluate> Worker<'a, V> {
             if quiet && !pv_node && !in_check && best > -MATE_BOUND {
                 let late = depth <= 8 && move_count >= lmp;
                 let futile = depth <= 6 && eval + 100 + 90 * depth <= alpha;
-                if (late || futile) && tells_check == Some(false) {
+                if (late || futile) && self.pos.gives_check(m) == Some(false) {
                     move_count += 1;
                     if late {
                         let pos = &self.pos;
@@ -636,10 +632,18 @@ impl<'a, V: Evaluate> Worker<'a, V> {
 
             let key = cont_key(&self.pos, m);
             self.keys[ply] = key;
-            self.no_ext[ply + 1] = tells_check == Some(true) && !self.pos.see_ge(m, 0);
             self.pos.make_move(m);
-            self.prefetch();
             let gives_check = self.pos.in_check();
+            // The check extension's exchange test, for a move the variant says gives check:
+            // asked only once the move is seen to check (the exchange is the position's
+            // before the move), so the other moves never ask the variant.
+            self.no_ext[ply + 1] = gives_check && {
+                self.pos.unmake_move();
+                let loses = self.pos.gives_check(m) == Some(true) && !self.pos.see_ge(m, 0);
+                self.pos.make_move(m);
+                loses
+            };
+            self.prefetch();
             move_count += 1;
 
             if quiet && !pv_node && !in_check && !gives_check && best > -MATE_BOUND {

@@ -148,8 +148,20 @@ impl Chess {
     /// castling with it) is dropped if the mark has [`Powers::NO_MOVE`], or
     /// [`Powers::NO_CAPTURE`] and the move captures. (Its attacks stay: it still gives check.)
     pub(super) fn generate(&self, list: &mut MoveList) {
+        self.generate_obeying_mark::<true>(list);
+    }
+
+    /// The legal captures and promotions (`Variant::is_tactical`), in [`Chess::generate`]'s
+    /// order: the same generator with the quiet moves left out.
+    pub(super) fn generate_tactical(&self, list: &mut MoveList) {
+        self.generate_obeying_mark::<false>(list);
+    }
+
+    /// [`Chess::generate`] (`ALL`) or [`Chess::generate_tactical`].
+    #[inline(always)]
+    fn generate_obeying_mark<const ALL: bool>(&self, list: &mut MoveList) {
         let start = list.len();
-        self.generate_unmarked(list);
+        self.generate_unmarked::<ALL>(list);
         if let Some(mark) = self.marks[self.stm.index()] {
             if mark.powers.has(Powers::NO_MOVE) || mark.powers.has(Powers::NO_CAPTURE) {
                 let mut i = 0;
@@ -172,8 +184,9 @@ impl Chess {
         !(mark.powers.has(Powers::NO_MOVE) || (mark.powers.has(Powers::NO_CAPTURE) && captures))
     }
 
-    /// The legal moves of chess; a mark's [`Powers::UNCAPTURABLE`] is read here.
-    fn generate_unmarked(&self, list: &mut MoveList) {
+    /// The legal moves of chess (without `ALL`: only captures and promotions, in the same
+    /// order); a mark's [`Powers::UNCAPTURABLE`] is read here.
+    fn generate_unmarked<const ALL: bool>(&self, list: &mut MoveList) {
         let t = tables();
         let us = self.stm;
         let them = !us;
@@ -186,7 +199,9 @@ impl Chess {
         // King moves: never onto an attacked square (the king itself removed from the board).
         let occ_no_king = occ ^ (1u64 << ksq.0);
         let immune = self.uncapturable(them);
-        let mut kt = t.king[ksq.index()] & !own & !immune;
+        // Without `ALL` the pieces (not the pawns' pushes) go only where they capture.
+        let only = if ALL { !0u64 } else { enemy };
+        let mut kt = t.king[ksq.index()] & !own & !immune & only;
         while kt != 0 {
             let to = Square(kt.trailing_zeros() as u8);
             kt &= kt - 1;
@@ -204,20 +219,21 @@ impl Chess {
             !own
         } & !immune;
         let pinned = self.pinned();
+        let piece_target = target & only;
 
         // Knights (a pinned knight never moves).
         let mut kn = self.pieces(us, KNIGHT) & !pinned;
         while kn != 0 {
             let from = Square(kn.trailing_zeros() as u8);
             kn &= kn - 1;
-            Self::push_targets(list, from, t.knight[from.index()] & target);
+            Self::push_targets(list, from, t.knight[from.index()] & piece_target);
         }
         // Sliders.
         let mut diag = (self.pieces(us, BISHOP) | self.pieces(us, QUEEN)) & own;
         while diag != 0 {
             let from = Square(diag.trailing_zeros() as u8);
             diag &= diag - 1;
-            let mut tg = t.bishop_attacks(from, occ) & target;
+            let mut tg = t.bishop_attacks(from, occ) & piece_target;
             if pinned & (1u64 << from.0) != 0 {
                 tg &= t.line[ksq.index()][from.index()];
             }
@@ -227,7 +243,7 @@ impl Chess {
         while orth != 0 {
             let from = Square(orth.trailing_zeros() as u8);
             orth &= orth - 1;
-            let mut tg = t.rook_attacks(from, occ) & target;
+            let mut tg = t.rook_attacks(from, occ) & piece_target;
             if pinned & (1u64 << from.0) != 0 {
                 tg &= t.line[ksq.index()][from.index()];
             }
@@ -251,10 +267,10 @@ impl Chess {
             let one = Square((from.0 as i32 + up) as u8);
             if occ & (1u64 << one.0) == 0 {
                 let promo = PAWN_PROMOTES && one.0 / 8 == promo_rank;
-                if target & pin_line & (1u64 << one.0) != 0 {
+                if (ALL || promo) && target & pin_line & (1u64 << one.0) != 0 {
                     Self::push_pawn_moves(list, from, one, promo);
                 }
-                if from.0 / 8 == start_rank {
+                if ALL && from.0 / 8 == start_rank {
                     let two = Square((one.0 as i32 + up) as u8);
                     if occ & (1u64 << two.0) == 0 && target & pin_line & (1u64 << two.0) != 0 {
                         list.push(Move::new(from, two, MoveKind::PawnPush));
@@ -283,7 +299,7 @@ impl Chess {
         }
 
         // Castling.
-        if CASTLING && checkers == 0 {
+        if ALL && CASTLING && checkers == 0 {
             for side in 0..2 {
                 if self.castling & (1 << cr(us, side)) == 0 {
                     continue;

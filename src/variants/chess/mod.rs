@@ -461,6 +461,10 @@ impl Variant for Chess {
         self.generate(out);
     }
 
+    fn tactical_moves(&self, out: &mut MoveList) {
+        self.generate_tactical(out);
+    }
+
     fn make_move(&mut self, m: Move) {
         self.do_move(m);
     }

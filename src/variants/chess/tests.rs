@@ -137,6 +137,16 @@ fn a_marked_rook_obeys_its_powers() {
     assert!(!quiet.contains(&"h1h8".to_string()) && quiet.contains(&"h1h7".to_string()));
     assert!(quiet.contains(&"e1g1".to_string()));
     assert_eq!(quiet.len(), plain.len() - 1);
+    // The tactical generator obeys the mark too: the rook's capture h1h8 is gone from it.
+    let mut tactical = MoveList::new();
+    pos.tactical_moves(&mut tactical);
+    let texts: Vec<String> = tactical
+        .iter()
+        .map(|&m| pos.move_text(m, Dialect::UCI))
+        .collect();
+    assert_eq!(texts, ["a1a8"]);
+    // And at every node three plies deep (asserted inside against the filtered legal moves).
+    tactical_at(&mut pos, 3);
 }
 
 /// The mark follows its piece through castling and is restored by unmake; the key covers it.
@@ -230,5 +240,57 @@ fn a_check_is_told_before_the_move_as_after_it() {
     ] {
         let mut pos = Chess::from_fen(fen).unwrap();
         assert_eq!(checks_at(&mut pos, depth), checks, "{fen}");
+    }
+}
+
+/// Counts the tactical moves at ply `depth`, asserting at every node that the tactical
+/// generator gives exactly the legal moves that are tactical, in the full generator's order.
+fn tactical_at(pos: &mut Chess, depth: u32) -> u64 {
+    let mut list = MoveList::new();
+    pos.legal_moves(&mut list);
+    let mut tactical = MoveList::new();
+    pos.tactical_moves(&mut tactical);
+    let filtered: Vec<Move> = list
+        .iter()
+        .copied()
+        .filter(|&m| pos.is_tactical(m))
+        .collect();
+    assert_eq!(tactical.to_vec(), filtered, "{}", pos.fen());
+    if depth == 1 {
+        return tactical.len() as u64;
+    }
+    let mut n = 0;
+    for &m in &list {
+        pos.make_move(m);
+        n += tactical_at(pos, depth - 1);
+        pos.unmake_move();
+    }
+    n
+}
+
+#[test]
+fn the_tactical_generator_is_the_legal_moves_that_are_tactical() {
+    // The capture counts (en passant included) of the standard perft tables
+    // (chessprogramming.org "Perft Results"), positions without promotions at that depth;
+    // the fourth position adds promotions (and captures that promote), counted by the filter.
+    for (fen, depth, tactical) in [
+        (START_FEN, 4, Some(1576)),
+        (
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            3,
+            Some(17_102),
+        ),
+        ("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", 4, Some(3348)),
+        (
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            3,
+            None,
+        ),
+    ] {
+        let mut pos = Chess::from_fen(fen).unwrap();
+        let n = tactical_at(&mut pos, depth);
+        if let Some(t) = tactical {
+            assert_eq!(n, t, "{fen}");
+        }
     }
 }
