@@ -19,6 +19,8 @@ pub use fen_error::{BoardError, CountProblem, FenError, PositionError, StateErro
 pub use geometry::{Geometry, RankBase, Square};
 pub use moves::{Move, MoveKind, MoveList, MAX_MOVES};
 pub use piece::{letters, Atom, Mode, PieceDef, PieceTables, Powers, Reach, Sym};
+#[cfg(test)]
+pub use variant::tactical_walk;
 pub use variant::{
     perft, perft_divide, perft_until, Dialect, MoveError, Outcome, Protocol, Variant,
     MAX_PERFT_DEPTH,

@@ -237,6 +237,36 @@ pub fn perft<V: Variant>(pos: &mut V, depth: u32) -> u64 {
     n
 }
 
+/// Counts the tactical moves at ply `depth` (every node's for `all_plies`), asserting at each
+/// node that [`Variant::tactical_moves`] gives exactly the legal moves that are
+/// [`Variant::is_tactical`], in [`Variant::legal_moves`]'s order (the variants' tests).
+#[cfg(test)]
+pub fn tactical_walk<V: Variant>(pos: &mut V, depth: u32, all_plies: bool) -> u64 {
+    let mut list = MoveList::new();
+    pos.legal_moves(&mut list);
+    let mut tactical = MoveList::new();
+    pos.tactical_moves(&mut tactical);
+    let filtered: Vec<Move> = list
+        .iter()
+        .copied()
+        .filter(|&m| pos.is_tactical(m))
+        .collect();
+    assert_eq!(tactical.to_vec(), filtered, "{}", pos.fen());
+    let mut n = if all_plies || depth <= 1 {
+        tactical.len() as u64
+    } else {
+        0
+    };
+    if depth > 1 {
+        for &m in &list {
+            pos.make_move(m);
+            n += tactical_walk(pos, depth - 1, all_plies);
+            pos.unmake_move();
+        }
+    }
+    n
+}
+
 /// [`perft`] that gives up (`None`) soon after `stop` is set: it is read at every node.
 pub fn perft_until<V: Variant>(pos: &mut V, depth: u32, stop: &AtomicBool) -> Option<u64> {
     if stop.load(AtomicOrdering::Relaxed) {

@@ -1,5 +1,5 @@
 use super::*;
-use crate::core::{perft, perft_divide};
+use crate::core::{perft, perft_divide, tactical_walk};
 
 fn p(fen: &str, depth: u32) -> u64 {
     let mut pos = Chess::from_fen(fen).unwrap();
@@ -146,7 +146,7 @@ fn a_marked_rook_obeys_its_powers() {
         .collect();
     assert_eq!(texts, ["a1a8"]);
     // And at every node three plies deep (asserted inside against the filtered legal moves).
-    tactical_at(&mut pos, 3);
+    tactical_walk(&mut pos, 3, false);
 }
 
 /// The mark follows its piece through castling and is restored by unmake; the key covers it.
@@ -243,31 +243,6 @@ fn a_check_is_told_before_the_move_as_after_it() {
     }
 }
 
-/// Counts the tactical moves at ply `depth`, asserting at every node that the tactical
-/// generator gives exactly the legal moves that are tactical, in the full generator's order.
-fn tactical_at(pos: &mut Chess, depth: u32) -> u64 {
-    let mut list = MoveList::new();
-    pos.legal_moves(&mut list);
-    let mut tactical = MoveList::new();
-    pos.tactical_moves(&mut tactical);
-    let filtered: Vec<Move> = list
-        .iter()
-        .copied()
-        .filter(|&m| pos.is_tactical(m))
-        .collect();
-    assert_eq!(tactical.to_vec(), filtered, "{}", pos.fen());
-    if depth == 1 {
-        return tactical.len() as u64;
-    }
-    let mut n = 0;
-    for &m in &list {
-        pos.make_move(m);
-        n += tactical_at(pos, depth - 1);
-        pos.unmake_move();
-    }
-    n
-}
-
 #[test]
 fn the_tactical_generator_is_the_legal_moves_that_are_tactical() {
     // The capture counts (en passant included) of the standard perft tables
@@ -288,7 +263,7 @@ fn the_tactical_generator_is_the_legal_moves_that_are_tactical() {
         ),
     ] {
         let mut pos = Chess::from_fen(fen).unwrap();
-        let n = tactical_at(&mut pos, depth);
+        let n = tactical_walk(&mut pos, depth, false);
         if let Some(t) = tactical {
             assert_eq!(n, t, "{fen}");
         }

@@ -330,6 +330,15 @@ impl Variant for Recursion {
         }
     }
 
+    fn tactical_moves(&self, out: &mut MoveList) {
+        // The pass (a board without a move) is not tactical.
+        if let (false, Some(b)) = (self.is_over(), self.active) {
+            let mut sub = MoveList::new();
+            self.boards[b].tactical_moves(&mut sub);
+            out.extend(sub.iter().map(|&m| from_chess_move(b, m)));
+        }
+    }
+
     fn make_move(&mut self, m: Move) {
         self.do_move(m);
     }

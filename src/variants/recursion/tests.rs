@@ -1,7 +1,7 @@
 //! Infinite Recursion Chess rules, each test named by its spec id.
 
 use super::*;
-use crate::core::{perft, BoardError};
+use crate::core::{perft, tactical_walk, BoardError};
 
 /// Joins two 8×8 placements into the 16×8 one (board A on files a–h, B on i–p).
 fn combine(a: &str, b: &str) -> String {
@@ -456,4 +456,23 @@ fn ir_5_plain_xboard_fen_is_read_with_the_step_from_the_move_number() {
         matches!(bad, Err(FenError::Board(BoardError::UnknownPiece('X')))),
         "{bad:?}"
     );
+}
+
+/// Quiescence's generator: the legal moves that are tactical, in order, on the board to move
+/// (never the pass), at every node two plies below each position of a game.
+#[test]
+fn the_tactical_moves_are_the_active_boards_captures_and_promotions() {
+    // A game of 40 plies, each move chosen by a fixed stride through the legal list.
+    let mut pos = Recursion::startpos();
+    let mut seen = 0;
+    for i in 0..40 {
+        seen += tactical_walk(&mut pos, 3, true);
+        let mut all = MoveList::new();
+        pos.legal_moves(&mut all);
+        if all.is_empty() {
+            break;
+        }
+        pos.make_move(all[(i * 7 + 3) % all.len()]);
+    }
+    assert!(seen > 0);
 }
