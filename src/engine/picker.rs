@@ -448,23 +448,16 @@ impl<V: Evaluate> MovePicker<V> {
             pos.tactical_moves(moves);
         }
         let (geo, stm) = (pos.geometry(), pos.side_to_move());
-        // The moves kept move down over those left out, in their order.
-        let list = moves.as_mut_slice();
-        for i in 0..list.len() {
-            let m = list[i];
-            let s = if m == tt_move && (in_check || pos.is_tactical(m)) {
+        for &m in moves.iter() {
+            let s = if m == tt_move {
                 SCORE_TT
-            } else if pos.is_tactical(m) {
+            } else if !in_check || pos.is_tactical(m) {
                 SCORE_GOOD_TACTICAL + tactical_key(pos, m, geo, stm)
-            } else if in_check {
-                history.quiet_score(m, geo, stm)
             } else {
-                continue;
+                history.quiet_score(m, geo, stm)
             };
-            list[scores.len()] = m;
             scores.push(s);
         }
-        moves.truncate(scores.len());
     }
 
     /// Keeps of the moves not handed out yet only those `keep` accepts, in their order
