@@ -120,6 +120,10 @@ pub(crate) struct Worker<'a, V: Evaluate> {
     no_ext: [bool; MAX_PLY + 1],
     /// The continuation key of the move made at each ply ([`NO_KEY`] for a null move).
     keys: [ContKey; MAX_PLY + 1],
+    /// The move a singular-extension search leaves out at each ply ([`Move::NONE`]: none).
+    excluded: [Move; MAX_PLY + 1],
+    /// The depth of the iteration under way (singular extensions stop at twice it in plies).
+    root_depth: i32,
     pub root_moves: Vec<RootMove>,
     /// The side to move at the root (a draw's score is seen from it).
     root_side: Color,
@@ -179,6 +183,8 @@ impl<'a, V: Evaluate> Worker<'a, V> {
             null_before: [false; MAX_PLY + 1],
             no_ext: [false; MAX_PLY + 1],
             keys: [NO_KEY; MAX_PLY + 1],
+            excluded: [Move::NONE; MAX_PLY + 1],
+            root_depth: 0,
             root_moves,
             root_side: pos.side_to_move(),
             completed: None,
@@ -344,6 +350,7 @@ impl<'a, V: Evaluate> Worker<'a, V> {
 
     /// One iteration for PV line `pv_idx`, with an aspiration window around the last score.
     fn aspiration(&mut self, depth: i32, pv_idx: usize) {
+        self.root_depth = depth;
         // This line's score in the last iteration (scores of other lines were reset since).
         let prev = self.root_moves[pv_idx].prev_score;
         let mut delta = 20;
@@ -513,8 +520,14 @@ impl<'a, V: Evaluate> Worker<'a, V> {
             return alpha;
         }
 
+        let excluded = self.excluded[ply];
         let key = self.pos.hash();
-        let tt = self.shared.tt.probe(key, ply);
+        // The search that leaves a move out neither reads the table's score nor writes it.
+        let tt = if excluded.is_none() {
+            self.shared.tt.probe(key, ply)
+        } else {
+            None
+        };
         let tt_move = tt.map_or(Move::NONE, |h| h.mv);
         if let Some(h) = tt {
             if !pv_node
@@ -548,7 +561,7 @@ impl<'a, V: Evaluate> Worker<'a, V> {
         self.evals[ply] = eval;
         let improving = !in_check && ply >= 2 && eval > self.evals[ply - 2];
 
-        if !pv_node && !in_check && beta.abs() < MATE_BOUND {
+        if !pv_node && !in_check && beta.abs() < MATE_BOUND && excluded.is_none() {
             // Reverse futility: far above beta at low depth.
             if depth <= 7 && eval - 75 * (depth - improving as i32) >= beta {
                 return eval;
@@ -573,8 +586,42 @@ impl<'a, V: Evaluate> Worker<'a, V> {
         }
 
         // Internal iterative reduction: no move to try first, search a bit shallower.
-        if tt_move.is_none() && depth >= 4 {
+        if tt_move.is_none() && depth >= 4 && excluded.is_none() {
             depth -= 1;
+        }
+
+        // Singular extension: a table move that holds a lower (or exact) bound from nearly
+        // this depth, when every other move fails low at half the depth against a margin
+        // below its score, is searched a ply deeper (two in a non-PV node well below it).
+        // Multi-cut: if the others hold beta too, the node fails high without the move; if
+        // only the table's score does, the move is searched a ply shallower.
+        let mut tt_ext = 0;
+        if let Some(h) = tt {
+            if ply > 0
+                && (ply as i32) < 2 * self.root_depth
+                && depth >= 7
+                && h.mv != Move::NONE
+                && h.bound != Bound::Upper
+                && h.bound != Bound::None
+                && h.depth >= depth - 3
+                && h.score.abs() < MATE_BOUND
+            {
+                let sbeta = h.score - 2 * depth;
+                self.excluded[ply] = h.mv;
+                let score = self.search((depth - 1) / 2, sbeta - 1, sbeta, ply);
+                self.excluded[ply] = Move::NONE;
+                self.pv_len[ply] = ply;
+                if self.stopped {
+                    return 0;
+                }
+                if score < sbeta {
+                    tt_ext = if !pv_node && score < sbeta - 25 { 2 } else { 1 };
+                } else if sbeta >= beta {
+                    return sbeta;
+                } else if h.score >= beta {
+                    tt_ext = -1;
+                }
+            }
         }
 
         let lead = Lead {
@@ -596,6 +643,9 @@ impl<'a, V: Evaluate> Worker<'a, V> {
         let orig_alpha = alpha;
         while let Some(picked) = picker.next() {
             let m = picked.mv;
+            if m == excluded {
+                continue;
+            }
             let tactical = self.pos.is_tactical(m);
             let quiet = !tactical;
 
@@ -656,7 +706,7 @@ impl<'a, V: Evaluate> Worker<'a, V> {
                 }
             }
 
-            let new_depth = depth - 1;
+            let new_depth = depth - 1 + if m == tt_move { tt_ext } else { 0 };
             let mut score;
             if move_count == 1 {
                 score = -self.search(new_depth, -beta, -alpha, ply + 1);
@@ -708,8 +758,12 @@ impl<'a, V: Evaluate> Worker<'a, V> {
         }
 
         if move_count == 0 {
-            // Everything was pruned (only possible after a best score was set): fail low.
+            // Everything was pruned (only possible after a best score was set): fail low;
+            // or the only move was the one left out (then it is singular).
             return alpha;
+        }
+        if !excluded.is_none() {
+            return best;
         }
         let bound = if best >= beta {
             Bound::Lower
