@@ -596,31 +596,30 @@ impl<'a, V: Evaluate> Worker<'a, V> {
         // Multi-cut: if the others hold beta too, the node fails high without the move; if
         // only the table's score does, the move is searched a ply shallower.
         let mut tt_ext = 0;
-        if let Some(h) = tt {
-            if ply > 0
+        let singular_candidate = tt.filter(|h| {
+            ply > 0
                 && (ply as i32) < 2 * self.root_depth
                 && depth >= 7
-                && h.mv != Move::NONE
-                && h.bound != Bound::Upper
-                && h.bound != Bound::None
+                && !h.mv.is_none()
+                && matches!(h.bound, Bound::Lower | Bound::Exact)
                 && h.depth >= depth - 3
                 && h.score.abs() < MATE_BOUND
-            {
-                let sbeta = h.score - 2 * depth;
-                self.excluded[ply] = h.mv;
-                let score = self.search((depth - 1) / 2, sbeta - 1, sbeta, ply);
-                self.excluded[ply] = Move::NONE;
-                self.pv_len[ply] = ply;
-                if self.stopped {
-                    return 0;
-                }
-                if score < sbeta {
-                    tt_ext = if !pv_node && score < sbeta - 25 { 2 } else { 1 };
-                } else if sbeta >= beta {
-                    return sbeta;
-                } else if h.score >= beta {
-                    tt_ext = -1;
-                }
+        });
+        if let Some(h) = singular_candidate {
+            let sbeta = h.score - 2 * depth;
+            self.excluded[ply] = h.mv;
+            let score = self.search((depth - 1) / 2, sbeta - 1, sbeta, ply);
+            self.excluded[ply] = Move::NONE;
+            self.pv_len[ply] = ply;
+            if self.stopped {
+                return 0;
+            }
+            if score < sbeta {
+                tt_ext = if !pv_node && score < sbeta - 25 { 2 } else { 1 };
+            } else if sbeta >= beta {
+                return sbeta;
+            } else if h.score >= beta {
+                tt_ext = -1;
             }
         }
 

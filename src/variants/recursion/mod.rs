@@ -153,6 +153,13 @@ fn key(kind: u64, a: u64) -> u64 {
 }
 
 impl Recursion {
+    /// The moves `generate` gives on board `b`, pushed as this game's moves.
+    fn push_board_moves(&self, b: usize, out: &mut MoveList, generate: fn(&Chess, &mut MoveList)) {
+        let mut sub = MoveList::new();
+        generate(&self.boards[b], &mut sub);
+        out.extend(sub.iter().map(|&m| from_chess_move(b, m)));
+    }
+
     // ----- read interface (evaluation, display, protocols) -----
 
     /// Board 0 (A, White's board) or 1 (B, Black's board).
@@ -322,20 +329,14 @@ impl Variant for Recursion {
         }
         match self.active {
             None => out.push(Move::pass()),
-            Some(b) => {
-                let mut sub = MoveList::new();
-                self.boards[b].legal_moves(&mut sub);
-                out.extend(sub.iter().map(|&m| from_chess_move(b, m)));
-            }
+            Some(b) => self.push_board_moves(b, out, Chess::legal_moves),
         }
     }
 
     fn tactical_moves(&self, out: &mut MoveList) {
         // The pass (a board without a move) is not tactical.
         if let (false, Some(b)) = (self.is_over(), self.active) {
-            let mut sub = MoveList::new();
-            self.boards[b].tactical_moves(&mut sub);
-            out.extend(sub.iter().map(|&m| from_chess_move(b, m)));
+            self.push_board_moves(b, out, Chess::tactical_moves);
         }
     }
 
