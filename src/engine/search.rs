@@ -597,8 +597,7 @@ impl<'a, V: Evaluate> Worker<'a, V> {
         // only the table's score does, the move is searched a ply shallower.
         let mut tt_ext = 0;
         let singular_candidate = tt.filter(|h| {
-            ply > 0
-                && (ply as i32) < 2 * self.root_depth
+            (ply as i32) < 2 * self.root_depth
                 && depth >= 7
                 && !h.mv.is_none()
                 && matches!(h.bound, Bound::Lower | Bound::Exact)
