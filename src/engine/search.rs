@@ -25,6 +25,9 @@ use super::{Control, Info, Limits, SearchResult};
 pub const QS_MAX: usize = 16;
 /// The same when in check (evasions are searched up to here).
 pub const QS_MAX_IN_CHECK: usize = 24;
+/// Quiescence's delta margin: what a capture may fall short of alpha by, in centipawns, for
+/// the positional gain its exchange value does not count.
+const QS_DELTA: i32 = 200;
 pub use super::picker::advance_hint;
 
 /// The score of a node whose side to move has no legal move, `ply` plies from the root;
@@ -825,8 +828,9 @@ impl<'a, V: Evaluate> Worker<'a, V> {
             }
         }
         let mut best = -INF;
+        let mut stand = -INF;
         if !in_check {
-            let stand = self.static_eval();
+            stand = self.static_eval();
             if stand >= beta {
                 return stand;
             }
@@ -842,7 +846,10 @@ impl<'a, V: Evaluate> Worker<'a, V> {
         }
         let mut best_move = Move::NONE;
         while let Some(Picked { mv: m, .. }) = picker.next() {
-            if !in_check && !self.pos.see_ge(m, 0) {
+            // Out of check a tactical move must win by exchange at least what lifts the
+            // standing evaluation to alpha, less QS_DELTA, and never less than nothing: delta
+            // pruning by static exchange.
+            if !in_check && !self.pos.see_ge(m, (alpha + 1 - stand - QS_DELTA).max(0)) {
                 continue;
             }
             self.pos.make_move(m);

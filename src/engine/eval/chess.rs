@@ -497,8 +497,13 @@ pub fn best_capture_gain(pos: &Chess) -> i32 {
 }
 
 fn see_ge(pos: &Chess, m: Move, threshold: i32) -> bool {
-    if m.kind() != MoveKind::Normal && m.kind() != MoveKind::PawnPush {
-        return 0 >= threshold || m.kind() == MoveKind::Promotion;
+    match m.kind() {
+        MoveKind::Normal | MoveKind::PawnPush => {}
+        // The pawn taken en passant: its square is not `to`, so no swap list (a recapture
+        // on `to` is not counted), but quiescence's delta asks for more than nothing.
+        MoveKind::EnPassant => return SEE_VALUE[PAWN as usize] >= threshold,
+        MoveKind::Promotion => return true,
+        _ => return 0 >= threshold,
     }
     let t = tables();
     let from = m.from();
