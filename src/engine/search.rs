@@ -25,9 +25,6 @@ use super::{Control, Info, Limits, SearchResult};
 pub const QS_MAX: usize = 16;
 /// The same when in check (evasions are searched up to here).
 pub const QS_MAX_IN_CHECK: usize = 24;
-/// Quiescence's delta margin: what a capture may fall short of alpha by, in centipawns, for
-/// the positional gain its exchange value does not count.
-const QS_DELTA: i32 = 200;
 pub use super::picker::advance_hint;
 
 /// The score of a node whose side to move has no legal move, `ply` plies from the root;
@@ -846,10 +843,15 @@ impl<'a, V: Evaluate> Worker<'a, V> {
         }
         let mut best_move = Move::NONE;
         while let Some(Picked { mv: m, .. }) = picker.next() {
-            // Out of check a tactical move must win by exchange at least what lifts the
-            // standing evaluation to alpha, less QS_DELTA, and never less than nothing: delta
-            // pruning by static exchange.
-            if !in_check && !self.pos.see_ge(m, (alpha + 1 - stand - QS_DELTA).max(0)) {
+            // Out of check a tactical move must not lose by exchange and, where the variant
+            // has a delta margin, must win at least what lifts the standing evaluation to
+            // alpha less that margin: delta pruning by static exchange.
+            if !in_check
+                && !self.pos.see_ge(
+                    m,
+                    V::QS_DELTA.map_or(0, |delta| (alpha + 1 - stand - delta).max(0)),
+                )
+            {
                 continue;
             }
             self.pos.make_move(m);

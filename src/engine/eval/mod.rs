@@ -84,6 +84,13 @@ pub trait Evaluate: Variant {
         true
     }
 
+    /// Quiescence's delta margin, in centipawns, where the variant's [`Evaluate::see_ge`]
+    /// counts every gain a tactical move makes: out of check, quiescence searches only the
+    /// tactical moves whose exchange wins at least what lifts the standing evaluation to
+    /// alpha less this margin. `None`: every move that does not lose by exchange (where a
+    /// move's worth is more than its exchange: Microorganism's hatches, Immune's shots).
+    const QS_DELTA: Option<i32> = None;
+
     /// How many piece types [`Evaluate::mover`] tells apart.
     const MOVERS: usize = 1;
 

@@ -6,7 +6,7 @@ use crate::core::{Color, Move, Variant};
 use crate::variants::chess::TYPES;
 use crate::variants::recursion::{board_move, mega_owner, MegaState, Recursion, SubResult};
 
-use super::chess::{best_capture_gain, material_features};
+use super::chess::{self, best_capture_gain, material_features};
 use super::chess_params::ChessParams;
 use super::{EvalParams, Evaluate, FeatureList, Features};
 
@@ -129,6 +129,7 @@ impl Evaluate for Recursion {
         board.see_ge(cm, threshold)
     }
 
+    const QS_DELTA: Option<i32> = Some(chess::QS_DELTA);
     const MOVERS: usize = TYPES;
 
     fn mover(&self, m: Move) -> u8 {
