@@ -794,4 +794,24 @@ mod tests {
         assert!(!pos.see_ge(m, 0)); // NxP, then loses the knight for a pawn
         assert!(pos.see_ge(m, -300));
     }
+
+    /// An en-passant capture wins the pawn it takes, as far as quiescence's delta asks
+    /// (its threshold above nothing); promotions stay "not known to lose", castling is
+    /// worth nothing.
+    #[test]
+    fn see_counts_en_passant_as_a_pawn() {
+        let pos = Chess::from_fen("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 2").unwrap();
+        let ep = pos.parse_move("e5d6", Dialect::UCI).unwrap();
+        assert_eq!(ep.kind(), MoveKind::EnPassant);
+        assert!(pos.see_ge(ep, 0));
+        assert!(pos.see_ge(ep, 100));
+        assert!(!pos.see_ge(ep, 101));
+        let pos = Chess::from_fen("4k3/1P6/8/8/8/8/8/R3K3 w Q - 0 1").unwrap();
+        let promo = pos.parse_move("b7b8q", Dialect::UCI).unwrap();
+        assert!(pos.see_ge(promo, 900));
+        let castle = pos.parse_move("e1c1", Dialect::UCI).unwrap();
+        assert_eq!(castle.kind(), MoveKind::Castle);
+        assert!(pos.see_ge(castle, 0));
+        assert!(!pos.see_ge(castle, 1));
+    }
 }
