@@ -789,9 +789,9 @@ impl<'a, V: Evaluate> Worker<'a, V> {
     /// Quiescence: tactical moves only (all evasions in check), `qdepth` plies below the
     /// horizon; out of check those that lose by static exchange ([`Evaluate::see_ge`]) are
     /// skipped, and where the variant has a delta margin ([`Evaluate::QS_DELTA`]) those that
-    /// win too little to come within it of alpha. Deep exchanges on big boards (16×16, many capturers) can run for dozens of
-    /// plies: past [`QS_MAX`] the static evaluation stands, past
-    /// [`QS_MAX_IN_CHECK`] even in check.
+    /// win too little to come within it of alpha. Deep exchanges on big boards (16×16, many
+    /// capturers) can run for dozens of plies: past [`QS_MAX`] the static evaluation stands,
+    /// past [`QS_MAX_IN_CHECK`] even in check.
     fn qsearch(&mut self, mut alpha: i32, beta: i32, ply: usize, qdepth: usize) -> i32 {
         self.pv_len[ply] = ply;
         if self.check_stop() {

@@ -19,8 +19,9 @@ use super::{EvalParams, Evaluate, FeatureList, Features};
 
 /// Exchange values for SEE (and the material counts of the mop-up and pawnless scaling).
 const SEE_VALUE: [i32; TYPES] = [100, 320, 330, 500, 950, 20_000];
-/// Quiescence's delta margin for chess and Infinite Recursion's boards ([`Evaluate::QS_DELTA`]):
-/// what a capture may fall short of alpha by, for the positional gain its exchange does not count.
+/// Quiescence's delta margin for chess and Infinite Recursion's boards
+/// ([`Evaluate::QS_DELTA`]): what a capture may fall short of alpha by, for the positional
+/// gain its exchange does not count.
 pub const QS_DELTA: i32 = 200;
 /// Game-phase weight of each piece type; 24 at the start.
 const PHASE: [i32; TYPES] = [0, 1, 1, 2, 4, 0];
