@@ -826,14 +826,16 @@ impl<'a, V: Evaluate> Worker<'a, V> {
             }
         }
         let mut best = -INF;
-        let mut stand = -INF;
+        // The standing evaluation plus the variant's delta margin, out of check.
+        let mut delta_base = None;
         if !in_check {
-            stand = self.static_eval();
+            let stand = self.static_eval();
             if stand >= beta {
                 return stand;
             }
             alpha = alpha.max(stand);
             best = stand;
+            delta_base = V::QS_DELTA.map(|delta| stand + delta);
         }
         let orig_alpha = alpha;
 
@@ -848,10 +850,9 @@ impl<'a, V: Evaluate> Worker<'a, V> {
             // has a delta margin, must win at least what lifts the standing evaluation to
             // alpha less that margin: delta pruning by static exchange.
             if !in_check
-                && !self.pos.see_ge(
-                    m,
-                    V::QS_DELTA.map_or(0, |delta| (alpha + 1 - stand - delta).max(0)),
-                )
+                && !self
+                    .pos
+                    .see_ge(m, delta_base.map_or(0, |base| (alpha + 1 - base).max(0)))
             {
                 continue;
             }
