@@ -8,6 +8,10 @@
 //! from White's view in centipawns and the game's result for White (`1`, `0.5`, `0`). A game
 //! ends by the rules, or is adjudicated: won when the score stays beyond
 //! [`ADJUDICATE_WIN`] for [`ADJUDICATE_PLIES`] plies in a row, drawn after [`MAX_PLIES`].
+//!
+//! With a label search ([`Spec::label`]) only every `every`-th quiet position of a game is
+//! written, scored by a search of its own of more nodes: fewer positions a game, each with
+//! a better label, than the games' own moves give.
 
 use std::io::Write;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -43,10 +47,15 @@ pub struct Spec {
     pub seed: u64,
     /// The evaluation's parameters (a network from `--eval-file` plays with its own).
     pub eval: EvalParams,
+    /// A label search: (nodes, every), see the module's text; `None`: every quiet position,
+    /// with the score of the move's own search.
+    pub label: Option<(u64, usize)>,
 }
 
-/// One game's recorded positions (FEN, White's score) and the result for White.
-fn play(spec: &Spec, engine: &Engine, game: u64) -> (Vec<(String, i32)>, f32) {
+/// One game's recorded positions (FEN, White's score) and the result for White; the label
+/// searches, if any, by `labeller` (an engine of its own, so the games are the ones played
+/// without them).
+fn play(spec: &Spec, engine: &Engine, labeller: &Engine, game: u64) -> (Vec<(String, i32)>, f32) {
     let mut rng = XorShift(spec.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ ((game + 1) * 7919));
     let opening = &spec.openings[(game as usize) % spec.openings.len()];
     let start = Chess::from_fen(opening).unwrap_or_else(|_| Chess::startpos());
@@ -66,11 +75,13 @@ fn play(spec: &Spec, engine: &Engine, game: u64) -> (Vec<(String, i32)>, f32) {
         pos = start;
     }
     engine.clear();
+    labeller.clear();
     let limits = Limits {
         nodes: Some(spec.nodes),
         ..Limits::default()
     };
     let mut recorded = Vec::new();
+    let mut quiet = 0usize;
     let mut streak: (i32, usize) = (0, 0);
     for _ in 0..MAX_PLIES {
         if let Some(o) = pos.outcome() {
@@ -91,7 +102,22 @@ fn play(spec: &Spec, engine: &Engine, game: u64) -> (Vec<(String, i32)>, f32) {
             Score::Cp(cp) => {
                 let w = white(cp);
                 if !pos.in_check() && !pos.is_tactical(best) {
-                    recorded.push((pos.fen(), w));
+                    quiet += 1;
+                    match spec.label {
+                        None => recorded.push((pos.fen(), w)),
+                        Some((nodes, every)) if quiet.is_multiple_of(every.max(1)) => {
+                            let limits = Limits {
+                                nodes: Some(nodes),
+                                ..Limits::default()
+                            };
+                            let control = Control::new(false);
+                            let l = labeller.search(&pos, &limits, &control, &|_| {});
+                            if let Score::Cp(cp) = l.score {
+                                recorded.push((pos.fen(), white(cp)));
+                            }
+                        }
+                        Some(_) => {}
+                    }
                 }
                 if w.abs() >= ADJUDICATE_WIN {
                     w.signum()
@@ -144,12 +170,14 @@ pub fn run(spec: &Spec, out: &mut (dyn Write + Send)) -> std::io::Result<u64> {
             s.spawn(|| {
                 let mut engine = Engine::new(16, 1);
                 engine.eval = spec.eval;
+                let mut labeller = Engine::new(if spec.label.is_some() { 16 } else { 1 }, 1);
+                labeller.eval = spec.eval;
                 loop {
                     let game = next.fetch_add(1, Ordering::Relaxed);
                     if game >= spec.games {
                         break;
                     }
-                    let (positions, result) = play(spec, &engine, game);
+                    let (positions, result) = play(spec, &engine, &labeller, game);
                     let mut text = String::new();
                     for (fen, score) in &positions {
                         text.push_str(&format!("{fen} | {score} | {result}\n"));
@@ -193,6 +221,7 @@ mod tests {
             threads: 1,
             seed: 9,
             eval: EvalParams::DEFAULT,
+            label: None,
         };
         let mut a = Vec::new();
         let n = run(&spec, &mut a).unwrap();
@@ -212,5 +241,63 @@ mod tests {
         let mut b = Vec::new();
         run(&spec, &mut b).unwrap();
         assert_eq!(a, b, "the same spec plays the same games");
+    }
+
+    /// With a label search, every third quiet position of the same games is written, each
+    /// scored by its own search of more nodes: the lines are a subset of the plain run's
+    /// positions (the games are the same: the label searches are another engine's).
+    #[test]
+    fn a_label_search_writes_every_nth_quiet_position_with_its_own_score() {
+        let mut spec = Spec {
+            openings: vec!["rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1".into()],
+            nodes: 300,
+            games: 2,
+            random_min: 2,
+            random_max: 6,
+            threads: 1,
+            seed: 9,
+            eval: EvalParams::DEFAULT,
+            label: None,
+        };
+        let mut plain = Vec::new();
+        run(&spec, &mut plain).unwrap();
+        spec.label = Some((3000, 3));
+        let mut labelled = Vec::new();
+        let n = run(&spec, &mut labelled).unwrap();
+        let fens = |text: &[u8]| -> Vec<String> {
+            String::from_utf8(text.to_vec())
+                .unwrap()
+                .lines()
+                .map(|l| l.split(" | ").next().unwrap().to_string())
+                .collect()
+        };
+        let (all, some) = (fens(&plain), fens(&labelled));
+        assert_eq!(some.len() as u64, n);
+        assert!(n > 5, "{n} positions");
+        // Per game every third: the plain run's positions at 3, 6, 9, … of each game.
+        assert!(
+            some.len() * 3 <= all.len() && some.len() * 3 + 6 >= all.len(),
+            "{} of {}",
+            some.len(),
+            all.len()
+        );
+        assert!(some.iter().all(|f| all.contains(f)));
+        // Scored by searches of their own: not all the plain run's scores.
+        let scores = |text: &[u8]| -> Vec<(String, String)> {
+            String::from_utf8(text.to_vec())
+                .unwrap()
+                .lines()
+                .map(|l| {
+                    let p: Vec<&str> = l.split(" | ").collect();
+                    (p[0].to_string(), p[1].to_string())
+                })
+                .collect()
+        };
+        let plain_scores = scores(&plain);
+        let differ = scores(&labelled)
+            .iter()
+            .filter(|x| !plain_scores.contains(x))
+            .count();
+        assert!(differ > 0, "every label is the move search's own score");
     }
 }

@@ -129,6 +129,13 @@ enum Command {
         threads: usize,
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// Label searches of this many nodes: only every --label-every-th quiet position of
+        /// a game is written, with the score of a search of its own (the games' moves stay
+        /// --nodes searches).
+        #[arg(long)]
+        label_nodes: Option<u64>,
+        #[arg(long, default_value_t = 4, requires = "label_nodes")]
+        label_every: usize,
     },
     /// Trains the chess network on `cellmate datagen` positions and writes it (docs/strength.md,
     /// "The chess network").
@@ -901,6 +908,8 @@ fn main() -> ExitCode {
             random_max,
             threads,
             seed,
+            label_nodes,
+            label_every,
         }) => datagen(
             &openings,
             &out,
@@ -913,6 +922,7 @@ fn main() -> ExitCode {
                 threads,
                 seed: seed.max(1),
                 eval,
+                label: label_nodes.map(|n| (n, label_every.max(1))),
             },
         ),
         Some(Command::NnueTrain(args)) => {
