@@ -9,9 +9,9 @@
 //! ends by the rules, or is adjudicated: won when the score stays beyond
 //! [`ADJUDICATE_WIN`] for [`ADJUDICATE_PLIES`] plies in a row, drawn after [`MAX_PLIES`].
 //!
-//! With a label search ([`Spec::label`]) only every `every`-th quiet position of a game is
-//! written, scored by a search of its own of more nodes: fewer positions a game, each with
-//! a better label, than the games' own moves give.
+//! With a label search ([`Spec::label`]) only every [`Label::every`]-th quiet position of a
+//! game is written, scored by a search of its own of [`Label::nodes`]: fewer positions a
+//! game, each with a better label, than the games' own moves give.
 
 use std::io::Write;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -47,15 +47,29 @@ pub struct Spec {
     pub seed: u64,
     /// The evaluation's parameters (a network from `--eval-file` plays with its own).
     pub eval: EvalParams,
-    /// A label search: (nodes, every), see the module's text; `None`: every quiet position,
-    /// with the score of the move's own search.
-    pub label: Option<(u64, usize)>,
+    /// A label search (see the module's text); `None`: every quiet position, with the score
+    /// of the move's own search.
+    pub label: Option<Label>,
+}
+
+/// The label search of `cellmate datagen --label-nodes --label-every`.
+#[derive(Clone, Copy, Debug)]
+pub struct Label {
+    /// Nodes of each label search.
+    pub nodes: u64,
+    /// One quiet position in this many (counted from each game's first) is written.
+    pub every: usize,
 }
 
 /// One game's recorded positions (FEN, White's score) and the result for White; the label
 /// searches, if any, by `labeller` (an engine of its own, so the games are the ones played
 /// without them).
-fn play(spec: &Spec, engine: &Engine, labeller: &Engine, game: u64) -> (Vec<(String, i32)>, f32) {
+fn play(
+    spec: &Spec,
+    engine: &Engine,
+    labeller: Option<&Engine>,
+    game: u64,
+) -> (Vec<(String, i32)>, f32) {
     let mut rng = XorShift(spec.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ ((game + 1) * 7919));
     let opening = &spec.openings[(game as usize) % spec.openings.len()];
     let start = Chess::from_fen(opening).unwrap_or_else(|_| Chess::startpos());
@@ -75,7 +89,9 @@ fn play(spec: &Spec, engine: &Engine, labeller: &Engine, game: u64) -> (Vec<(Str
         pos = start;
     }
     engine.clear();
-    labeller.clear();
+    if let Some(l) = labeller {
+        l.clear();
+    }
     let limits = Limits {
         nodes: Some(spec.nodes),
         ..Limits::default()
@@ -103,20 +119,22 @@ fn play(spec: &Spec, engine: &Engine, labeller: &Engine, game: u64) -> (Vec<(Str
                 let w = white(cp);
                 if !pos.in_check() && !pos.is_tactical(best) {
                     quiet += 1;
-                    match spec.label {
-                        None => recorded.push((pos.fen(), w)),
-                        Some((nodes, every)) if quiet.is_multiple_of(every.max(1)) => {
-                            let limits = Limits {
-                                nodes: Some(nodes),
-                                ..Limits::default()
-                            };
-                            let control = Control::new(false);
-                            let l = labeller.search(&pos, &limits, &control, &|_| {});
-                            if let Score::Cp(cp) = l.score {
-                                recorded.push((pos.fen(), white(cp)));
+                    match (spec.label, labeller) {
+                        (Some(label), Some(labeller)) => {
+                            if quiet.is_multiple_of(label.every.max(1)) {
+                                let limits = Limits {
+                                    nodes: Some(label.nodes),
+                                    ..Limits::default()
+                                };
+                                let control = Control::new(false);
+                                let l = labeller.search(&pos, &limits, &control, &|_| {});
+                                // A label that finds a mate is left out, as a move's is.
+                                if let Score::Cp(cp) = l.score {
+                                    recorded.push((pos.fen(), white(cp)));
+                                }
                             }
                         }
-                        Some(_) => {}
+                        _ => recorded.push((pos.fen(), w)),
                     }
                 }
                 if w.abs() >= ADJUDICATE_WIN {
@@ -170,14 +188,17 @@ pub fn run(spec: &Spec, out: &mut (dyn Write + Send)) -> std::io::Result<u64> {
             s.spawn(|| {
                 let mut engine = Engine::new(16, 1);
                 engine.eval = spec.eval;
-                let mut labeller = Engine::new(if spec.label.is_some() { 16 } else { 1 }, 1);
-                labeller.eval = spec.eval;
+                let labeller = spec.label.map(|_| {
+                    let mut e = Engine::new(16, 1);
+                    e.eval = spec.eval;
+                    e
+                });
                 loop {
                     let game = next.fetch_add(1, Ordering::Relaxed);
                     if game >= spec.games {
                         break;
                     }
-                    let (positions, result) = play(spec, &engine, &labeller, game);
+                    let (positions, result) = play(spec, &engine, labeller.as_ref(), game);
                     let mut text = String::new();
                     for (fen, score) in &positions {
                         text.push_str(&format!("{fen} | {score} | {result}\n"));
@@ -261,29 +282,14 @@ mod tests {
         };
         let mut plain = Vec::new();
         run(&spec, &mut plain).unwrap();
-        spec.label = Some((3000, 3));
+        spec.label = Some(Label {
+            nodes: 3000,
+            every: 3,
+        });
         let mut labelled = Vec::new();
         let n = run(&spec, &mut labelled).unwrap();
-        let fens = |text: &[u8]| -> Vec<String> {
-            String::from_utf8(text.to_vec())
-                .unwrap()
-                .lines()
-                .map(|l| l.split(" | ").next().unwrap().to_string())
-                .collect()
-        };
-        let (all, some) = (fens(&plain), fens(&labelled));
-        assert_eq!(some.len() as u64, n);
-        assert!(n > 5, "{n} positions");
-        // Per game every third: the plain run's positions at 3, 6, 9, … of each game.
-        assert!(
-            some.len() * 3 <= all.len() && some.len() * 3 + 6 >= all.len(),
-            "{} of {}",
-            some.len(),
-            all.len()
-        );
-        assert!(some.iter().all(|f| all.contains(f)));
-        // Scored by searches of their own: not all the plain run's scores.
-        let scores = |text: &[u8]| -> Vec<(String, String)> {
+        // Each line's (FEN, score).
+        let lines = |text: &[u8]| -> Vec<(String, String)> {
             String::from_utf8(text.to_vec())
                 .unwrap()
                 .lines()
@@ -293,11 +299,19 @@ mod tests {
                 })
                 .collect()
         };
-        let plain_scores = scores(&plain);
-        let differ = scores(&labelled)
-            .iter()
-            .filter(|x| !plain_scores.contains(x))
-            .count();
+        let (all, some) = (lines(&plain), lines(&labelled));
+        assert_eq!(some.len() as u64, n);
+        assert!(n > 5, "{n} positions");
+        // Per game every third: the plain run's positions at 3, 6, 9, … of each game.
+        assert!(
+            some.len() * 3 <= all.len() && some.len() * 3 + 6 >= all.len(),
+            "{} of {}",
+            some.len(),
+            all.len()
+        );
+        assert!(some.iter().all(|(f, _)| all.iter().any(|(g, _)| f == g)));
+        // Scored by searches of their own: not all the plain run's scores.
+        let differ = some.iter().filter(|x| !all.contains(x)).count();
         assert!(differ > 0, "every label is the move search's own score");
     }
 }

@@ -922,7 +922,10 @@ fn main() -> ExitCode {
                 threads,
                 seed: seed.max(1),
                 eval,
-                label: label_nodes.map(|n| (n, label_every.max(1))),
+                label: label_nodes.map(|nodes| cellmate::datagen::Label {
+                    nodes,
+                    every: label_every.max(1),
+                }),
             },
         ),
         Some(Command::NnueTrain(args)) => {
