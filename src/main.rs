@@ -132,10 +132,12 @@ enum Command {
         /// Label searches of this many nodes: only every --label-every-th quiet position of
         /// a game is written, with the score of a search of its own (the games' moves stay
         /// --nodes searches).
-        #[arg(long)]
+        #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
         label_nodes: Option<u64>,
-        #[arg(long, default_value_t = 4, requires = "label_nodes")]
-        label_every: usize,
+        /// With --label-nodes: one quiet position in this many is written.
+        #[arg(long, default_value_t = 4, requires = "label_nodes",
+              value_parser = clap::value_parser!(u64).range(1..))]
+        label_every: u64,
     },
     /// Trains the chess network on `cellmate datagen` positions and writes it (docs/strength.md,
     /// "The chess network").
@@ -924,7 +926,7 @@ fn main() -> ExitCode {
                 eval,
                 label: label_nodes.map(|nodes| cellmate::datagen::Label {
                     nodes,
-                    every: label_every.max(1),
+                    every: label_every as usize,
                 }),
             },
         ),

@@ -283,3 +283,39 @@ fn eval_file_flag_adds_the_networks_output() {
     assert_refused("--eval-file", "/nonexistent/net.nnue");
     let _ = std::fs::remove_file(&path);
 }
+
+/// `datagen`'s label search (`--label-nodes`, `--label-every`) refuses a count of zero, and
+/// `--label-every` without `--label-nodes`: each an argument error (exit code 2) naming the
+/// flag, and no file written.
+#[test]
+fn datagen_label_flags_are_checked() {
+    let path = std::env::temp_dir().join(format!("cellmate-label-{}.txt", std::process::id()));
+    let out = path.to_str().unwrap();
+    for (extra, named) in [
+        (&["--label-nodes", "0"][..], "--label-nodes"),
+        (
+            &["--label-nodes", "100", "--label-every", "0"][..],
+            "--label-every",
+        ),
+        (&["--label-every", "3"][..], "--label-nodes"),
+    ] {
+        let mut args = vec![
+            "datagen",
+            "--openings",
+            "tests/data/openings/chess.epd",
+            "--out",
+            out,
+            "--games",
+            "1",
+        ];
+        args.extend_from_slice(extra);
+        let o = run(&args);
+        assert_eq!(o.status.code(), Some(2), "{extra:?}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(
+            err.starts_with("error: ") && err.contains(named),
+            "{extra:?}: {err}"
+        );
+        assert!(!path.exists(), "{extra:?}");
+    }
+}
