@@ -20,7 +20,7 @@ use std::sync::Mutex;
 use crate::core::rng::XorShift;
 use crate::core::{Color, MoveList, Outcome, Variant};
 use crate::engine::eval::EvalParams;
-use crate::engine::{Control, Engine, Limits, Score};
+use crate::engine::{Control, Engine, Limits, Score, SearchResult};
 use crate::variants::chess::Chess;
 
 /// Centipawns (White's view) beyond which a game is adjudicated won…
@@ -61,13 +61,22 @@ pub struct Label {
     pub every: usize,
 }
 
+/// A search of `pos` by `engine` to `nodes` nodes.
+fn search_nodes(engine: &Engine, pos: &Chess, nodes: u64) -> SearchResult {
+    let limits = Limits {
+        nodes: Some(nodes),
+        ..Limits::default()
+    };
+    engine.search(pos, &limits, &Control::new(false), &|_| {})
+}
+
 /// One game's recorded positions (FEN, White's score) and the result for White; the label
-/// searches, if any, by `labeller` (an engine of its own, so the games are the ones played
-/// without them).
+/// searches, if any, by the `labeller`'s engine (one of its own, so the games are the ones
+/// played without them).
 fn play(
     spec: &Spec,
     engine: &Engine,
-    labeller: Option<&Engine>,
+    labeller: Option<(Label, &Engine)>,
     game: u64,
 ) -> (Vec<(String, i32)>, f32) {
     let mut rng = XorShift(spec.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ ((game + 1) * 7919));
@@ -89,13 +98,9 @@ fn play(
         pos = start;
     }
     engine.clear();
-    if let Some(l) = labeller {
+    if let Some((_, l)) = labeller {
         l.clear();
     }
-    let limits = Limits {
-        nodes: Some(spec.nodes),
-        ..Limits::default()
-    };
     let mut recorded = Vec::new();
     let mut quiet = 0usize;
     let mut streak: (i32, usize) = (0, 0);
@@ -103,8 +108,7 @@ fn play(
         if let Some(o) = pos.outcome() {
             return (recorded, result_of(&o));
         }
-        let control = Control::new(false);
-        let r = engine.search(&pos, &limits, &control, &|_| {});
+        let r = search_nodes(engine, &pos, spec.nodes);
         let Some(best) = r.best else { break };
         let white = |s: i32| {
             if pos.side_to_move() == Color::White {
@@ -119,22 +123,15 @@ fn play(
                 let w = white(cp);
                 if !pos.in_check() && !pos.is_tactical(best) {
                     quiet += 1;
-                    match (spec.label, labeller) {
-                        (Some(label), Some(labeller)) => {
-                            if quiet.is_multiple_of(label.every.max(1)) {
-                                let limits = Limits {
-                                    nodes: Some(label.nodes),
-                                    ..Limits::default()
-                                };
-                                let control = Control::new(false);
-                                let l = labeller.search(&pos, &limits, &control, &|_| {});
-                                // A label that finds a mate is left out, as a move's is.
-                                if let Score::Cp(cp) = l.score {
-                                    recorded.push((pos.fen(), white(cp)));
-                                }
+                    match labeller {
+                        None => recorded.push((pos.fen(), w)),
+                        Some((label, l)) if quiet.is_multiple_of(label.every.max(1)) => {
+                            // A label that finds a mate is left out, as a move's is.
+                            if let Score::Cp(cp) = search_nodes(l, &pos, label.nodes).score {
+                                recorded.push((pos.fen(), white(cp)));
                             }
                         }
-                        _ => recorded.push((pos.fen(), w)),
+                        Some(_) => {}
                     }
                 }
                 if w.abs() >= ADJUDICATE_WIN {
@@ -198,7 +195,8 @@ pub fn run(spec: &Spec, out: &mut (dyn Write + Send)) -> std::io::Result<u64> {
                     if game >= spec.games {
                         break;
                     }
-                    let (positions, result) = play(spec, &engine, labeller.as_ref(), game);
+                    let labeller = spec.label.zip(labeller.as_ref());
+                    let (positions, result) = play(spec, &engine, labeller, game);
                     let mut text = String::new();
                     for (fen, score) in &positions {
                         text.push_str(&format!("{fen} | {score} | {result}\n"));
@@ -231,19 +229,24 @@ pub fn run(spec: &Spec, out: &mut (dyn Write + Send)) -> std::io::Result<u64> {
 mod tests {
     use super::*;
 
-    #[test]
-    fn every_line_is_a_quiet_position_with_its_games_result_and_runs_repeat() {
-        let spec = Spec {
+    /// `games` games from the start at 300 nodes a move, one thread, no label search.
+    fn small_spec(games: u64) -> Spec {
+        Spec {
             openings: vec!["rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1".into()],
             nodes: 300,
-            games: 3,
+            games,
             random_min: 2,
             random_max: 6,
             threads: 1,
             seed: 9,
             eval: EvalParams::DEFAULT,
             label: None,
-        };
+        }
+    }
+
+    #[test]
+    fn every_line_is_a_quiet_position_with_its_games_result_and_runs_repeat() {
+        let spec = small_spec(3);
         let mut a = Vec::new();
         let n = run(&spec, &mut a).unwrap();
         let text = String::from_utf8(a.clone()).unwrap();
@@ -269,17 +272,7 @@ mod tests {
     /// positions (the games are the same: the label searches are another engine's).
     #[test]
     fn a_label_search_writes_every_nth_quiet_position_with_its_own_score() {
-        let mut spec = Spec {
-            openings: vec!["rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1".into()],
-            nodes: 300,
-            games: 2,
-            random_min: 2,
-            random_max: 6,
-            threads: 1,
-            seed: 9,
-            eval: EvalParams::DEFAULT,
-            label: None,
-        };
+        let mut spec = small_spec(2);
         let mut plain = Vec::new();
         run(&spec, &mut plain).unwrap();
         spec.label = Some(Label {
