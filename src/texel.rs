@@ -191,13 +191,14 @@ pub fn rounded(v: &Values, old: &ChessParams, samples: &[Sample]) -> ChessParams
             seen[i as usize] = true;
         }
     }
-    let mut p = *old;
+    let mut p = old.v;
     for i in 0..COUNT {
         if seen[i] {
-            p.v[i] = (v[i][0].round() as i32, v[i][1].round() as i32);
+            p[i] = (v[i][0].round() as i32, v[i][1].round() as i32);
         }
     }
-    p
+    // Through `new`: the expanded tables and the pawn fingerprint follow the values.
+    ChessParams::new(p)
 }
 
 /// The rows of `chess_params.rs`'s table: `    (mg, eg), // name`.

@@ -116,6 +116,78 @@ trait Acc {
     fn add(&mut self, us: usize, i: usize, n: i32);
     fn piece(&mut self, us: usize, t: usize, rsq: usize);
     fn mobility(&mut self, us: usize, t: usize, count: usize);
+    /// The terms of the pawn structure that depend on the pawns alone ([`pawn_terms`]);
+    /// returns each side's passed pawns.
+    fn pawn_structure(&mut self, pawns: [u64; 2], patt: [u64; 2]) -> [u64; 2]
+    where
+        Self: Sized,
+    {
+        pawn_terms(self, pawns, patt)
+    }
+}
+
+/// The terms of both sides' pawn structures that depend on the pawns alone (doubled,
+/// isolated, connected and backward pawns, and each passed pawn's rank), into `acc`: `pawns`
+/// and `patt` are each side's pawns and the squares they attack. Returns each side's passed
+/// pawns.
+#[inline(always)]
+fn pawn_terms<A: Acc>(acc: &mut A, pawns: [u64; 2], patt: [u64; 2]) -> [u64; 2] {
+    let et = eval_tables();
+    let mut passed = [0u64; 2];
+    for c in Color::BOTH {
+        let us = c.index();
+        let them = (!c).index();
+        let mut set = pawns[us];
+        while set != 0 {
+            let sq = set.trailing_zeros() as usize;
+            set &= set - 1;
+            let f = sq % 8;
+            if et.front[us][sq] & pawns[us] != 0 {
+                acc.add(us, p::DOUBLED, -1);
+            }
+            let rr = relative(c, sq) / 8;
+            let stop = (sq as i32 + 8 * c.forward()) as usize;
+            if et.adjacent_files[f] & pawns[us] == 0 {
+                acc.add(us, p::ISOLATED, -1);
+            } else {
+                // The neighbouring files' squares of its rank.
+                let beside = et.adjacent_files[f] & (0xFF << (sq / 8 * 8));
+                if patt[us] & (1u64 << sq) != 0 || beside & pawns[us] != 0 {
+                    acc.add(us, p::CONNECTED + rr, 1);
+                } else if et.adjacent_files[f] & !et.passed_span[us][sq] & pawns[us] == 0
+                    && patt[them] & (1u64 << stop) != 0
+                {
+                    acc.add(us, p::BACKWARD, -1);
+                }
+            }
+            if et.passed_span[us][sq] & pawns[them] == 0 && et.front[us][sq] & pawns[us] == 0 {
+                acc.add(us, p::PASSED + rr, 1);
+                passed[us] |= 1u64 << sq;
+            }
+        }
+    }
+    passed
+}
+
+/// One pawn structure's share of the evaluation, as [`Sum`] adds it: both sides' pawns, the
+/// fingerprint of the values it was summed with ([`ChessParams::pawn_id`]), each side's sum
+/// of [`pawn_terms`] and the passed pawns.
+#[derive(Clone, Copy, Default)]
+struct PawnEntry {
+    pawns: [u64; 2],
+    id: u64,
+    side: [Pair; 2],
+    passed: [u64; 2],
+}
+
+/// Entries of a thread's cache of pawn structures (a power of two; 56 bytes each).
+const PAWN_ENTRIES: usize = 4096;
+
+thread_local! {
+    /// Each thread's pawn structures, by a hash of the pawns and the values' fingerprint:
+    /// a search meets few of them, and most positions' pawns are one it has summed before.
+    static PAWN_CACHE: std::cell::RefCell<Vec<PawnEntry>> =
+        const { std::cell::RefCell::new(Vec::new()) };
 }
 
 /// The evaluation's values: each side's sum.
@@ -142,6 +214,41 @@ impl Acc for Sum<'_> {
         let (mg, eg) = self.p.mobility[t][count & 31];
         self.side[us].mg += mg;
         self.side[us].eg += eg;
+    }
+    /// From the thread's cache of pawn structures (the same sums, summed once).
+    #[inline(always)]
+    fn pawn_structure(&mut self, pawns: [u64; 2], patt: [u64; 2]) -> [u64; 2] {
+        let id = self.p.pawn_id;
+        let slot = (pawns[0].wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            ^ pawns[1].wrapping_mul(0xC2B2_AE3D_27D4_EB4F)
+            ^ id)
+            .wrapping_mul(0x1656_67B1_9E37_79F9)
+            >> (64 - PAWN_ENTRIES.trailing_zeros());
+        PAWN_CACHE.with(|cache| {
+            let mut cache = cache.borrow_mut();
+            if cache.is_empty() {
+                cache.resize(PAWN_ENTRIES, PawnEntry::default());
+            }
+            let e = &mut cache[slot as usize];
+            if e.pawns != pawns || e.id != id {
+                let mut sum = Sum {
+                    p: self.p,
+                    side: [Pair::default(); 2],
+                };
+                let passed = pawn_terms(&mut sum, pawns, patt);
+                *e = PawnEntry {
+                    pawns,
+                    id,
+                    side: sum.side,
+                    passed,
+                };
+            }
+            for (s, e) in self.side.iter_mut().zip(&e.side) {
+                s.mg += e.mg;
+                s.eg += e.eg;
+            }
+            e.passed
+        })
     }
 }
 
@@ -209,6 +316,7 @@ fn terms<A: Acc>(pos: &Chess, acc: &mut A) -> Totals {
     // Squares each colour attacks with each piece type.
     let mut type_att = [[0u64; TYPES]; 2];
     let mut all_att = [patt[0] | t.king[ksq[0]], patt[1] | t.king[ksq[1]]];
+    let passed = acc.pawn_structure(pawns, patt);
 
     for c in Color::BOTH {
         let us = c.index();
@@ -274,38 +382,19 @@ fn terms<A: Acc>(pos: &Chess, acc: &mut A) -> Totals {
             acc.add(us, p::BISHOP_PAIR, 1);
         }
 
-        // Pawn structure.
-        let mut set = pawns[us];
+        // Passed pawns: the terms of the kings' distances and of a free stop square (the
+        // rest of the pawn structure is the pawns' alone: `pawn_structure`).
+        let mut set = passed[us];
         while set != 0 {
             let sq = set.trailing_zeros() as usize;
             set &= set - 1;
-            let f = sq % 8;
-            if et.front[us][sq] & pawns[us] != 0 {
-                acc.add(us, p::DOUBLED, -1);
-            }
             let rr = relative(c, sq) / 8;
             let stop = (sq as i32 + 8 * c.forward()) as usize;
-            if et.adjacent_files[f] & pawns[us] == 0 {
-                acc.add(us, p::ISOLATED, -1);
-            } else {
-                // The neighbouring files' squares of its rank.
-                let beside = et.adjacent_files[f] & (0xFF << (sq / 8 * 8));
-                if patt[us] & (1u64 << sq) != 0 || beside & pawns[us] != 0 {
-                    acc.add(us, p::CONNECTED + rr, 1);
-                } else if et.adjacent_files[f] & !et.passed_span[us][sq] & pawns[us] == 0
-                    && patt[them] & (1u64 << stop) != 0
-                {
-                    acc.add(us, p::BACKWARD, -1);
-                }
-            }
-            if et.passed_span[us][sq] & pawns[them] == 0 && et.front[us][sq] & pawns[us] == 0 {
-                acc.add(us, p::PASSED + rr, 1);
-                // King proximity to the square in front matters in endgames.
-                acc.add(us, p::PASSED_KING_THEIRS + rr, distance(ksq[them], stop));
-                acc.add(us, p::PASSED_KING_OURS + rr, -distance(ksq[us], stop));
-                if occ & (1u64 << stop) == 0 {
-                    acc.add(us, p::PASSED_FREE + rr, 1);
-                }
+            // King proximity to the square in front matters in endgames.
+            acc.add(us, p::PASSED_KING_THEIRS + rr, distance(ksq[them], stop));
+            acc.add(us, p::PASSED_KING_OURS + rr, -distance(ksq[us], stop));
+            if occ & (1u64 << stop) == 0 {
+                acc.add(us, p::PASSED_FREE + rr, 1);
             }
         }
 
@@ -675,14 +764,10 @@ mod tests {
         }
     }
 
-    /// The evaluation is linear in the parameters: the counts a [`Trace`] records give, with
-    /// the default values, exactly the tapered score `evaluate_white` computes, in the
-    /// positions of a few games' worth of moves (every position one move from each FEN);
-    /// and a lone king's mop-up or a pawnless scaling gives no trace.
-    #[test]
-    fn trace_reproduces_the_evaluation() {
-        let params = ChessParams::DEFAULT;
-        let mut checked = 0;
+    /// The positions of [`trace_reproduces_the_evaluation`]: every position one move from
+    /// each of five FENs (pawns on both sides, no lone king).
+    fn traced_positions() -> Vec<Chess> {
+        let mut out = Vec::new();
         for fen in [
             "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
             "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
@@ -695,26 +780,79 @@ mod tests {
             pos.legal_moves(&mut moves);
             for &m in moves.iter() {
                 pos.make_move(m);
-                let tr = trace(&pos).expect("pawns on both sides, no lone king");
-                let (mut mg, mut eg) = (0, 0);
-                for (i, &c) in tr.coef.iter().enumerate() {
-                    mg += c * params.v[i].0;
-                    eg += c * params.v[i].1;
-                }
-                let tapered = (mg * tr.phase + eg * (MAX_PHASE - tr.phase)) / MAX_PHASE;
-                assert_eq!(evaluate_white(&pos, &params), tapered, "{fen} {m:?}");
+                out.push(pos.clone());
                 pos.unmake_move();
-                checked += 1;
             }
         }
         // Legal moves of the five positions (python-chess agrees).
-        assert_eq!(checked, 20 + 48 + 14 + 34 + 22);
+        assert_eq!(out.len(), 20 + 48 + 14 + 34 + 22);
+        out
+    }
+
+    /// The tapered score from White's view that the counts of `pos`'s [`Trace`] give with
+    /// the values `params`.
+    fn traced(pos: &Chess, params: &ChessParams) -> i32 {
+        let tr = trace(pos).expect("pawns on both sides, no lone king");
+        let (mut mg, mut eg) = (0, 0);
+        for (i, &c) in tr.coef.iter().enumerate() {
+            mg += c * params.v[i].0;
+            eg += c * params.v[i].1;
+        }
+        (mg * tr.phase + eg * (MAX_PHASE - tr.phase)) / MAX_PHASE
+    }
+
+    /// The evaluation is linear in the parameters: the counts a [`Trace`] records give, with
+    /// the default values, exactly the tapered score `evaluate_white` computes, in the
+    /// positions of a few games' worth of moves (every position one move from each FEN);
+    /// and a lone king's mop-up or a pawnless scaling gives no trace.
+    #[test]
+    fn trace_reproduces_the_evaluation() {
+        let params = ChessParams::DEFAULT;
+        for pos in traced_positions() {
+            assert_eq!(
+                evaluate_white(&pos, &params),
+                traced(&pos, &params),
+                "{}",
+                pos.fen()
+            );
+        }
         for lone in [
             "4k3/8/8/8/8/8/8/R3K3 w - - 0 1",
             "4k3/8/8/8/8/8/8/2B1K3 w - - 0 1",
         ] {
             assert_eq!(trace(&Chess::from_fen(lone).unwrap()), None, "{lone}");
         }
+    }
+
+    /// The thread's cache of pawn structures gives the sums the values would: two sets of
+    /// values that differ only in pawn-only terms (doubled, passed on the fourth rank),
+    /// evaluated in turn over the same positions, twice (the second round from the cache),
+    /// each equal to its own trace's score; their fingerprints differ, and a value outside
+    /// those terms leaves the fingerprint as it was.
+    #[test]
+    fn the_pawn_cache_never_mixes_values() {
+        let default = ChessParams::DEFAULT;
+        let mut v = default.v;
+        v[p::DOUBLED].1 += 37;
+        v[p::PASSED + 3].0 -= 21;
+        let other = ChessParams::new(v);
+        assert_ne!(default.pawn_id, other.pawn_id);
+        // A value outside the pawn-only terms keeps the fingerprint.
+        let mut w = default.v;
+        w[p::BISHOP_PAIR].0 += 5;
+        assert_eq!(ChessParams::new(w).pawn_id, default.pawn_id);
+        let positions = traced_positions();
+        let mut differ = 0;
+        for _ in 0..2 {
+            for pos in &positions {
+                let (a, b) = (evaluate_white(pos, &default), evaluate_white(pos, &other));
+                assert_eq!(a, traced(pos, &default), "{}", pos.fen());
+                assert_eq!(b, traced(pos, &other), "{}", pos.fen());
+                differ += (a != b) as usize;
+            }
+        }
+        // Positions with a doubled pawn or a passed pawn on the fourth rank: 22 a round.
+        assert_eq!(differ, 2 * 22);
     }
 
     #[test]

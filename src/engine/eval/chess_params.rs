@@ -101,6 +101,11 @@ pub struct ChessParams {
     pub piece: [[(i32, i32); 64]; TYPES],
     /// Mobility, `[type][count]` (no piece reaches 32 squares).
     pub mobility: [[(i32, i32); 32]; TYPES],
+    /// A fingerprint of the values of the terms that depend on the pawns alone (doubled,
+    /// isolated, backward, connected and the passed pawns' rank): the evaluation's cache of
+    /// pawn structures keys its entries by it, so parameters with other values never read
+    /// another's entries.
+    pub pawn_id: u64,
 }
 
 impl ChessParams {
@@ -127,8 +132,34 @@ impl ChessParams {
             }
             t += 1;
         }
-        ChessParams { v, piece, mobility }
+        ChessParams {
+            v,
+            piece,
+            mobility,
+            pawn_id: pawn_fingerprint(&v),
+        }
     }
+}
+
+/// The fingerprint of [`ChessParams::pawn_id`]: FNV-1a over the pawn-only terms' values,
+/// never 0.
+const fn pawn_fingerprint(v: &[(i32, i32); COUNT]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut i = 0;
+    while i < COUNT {
+        let pawn_only = i == DOUBLED
+            || i == ISOLATED
+            || i == BACKWARD
+            || (i >= CONNECTED && i < CONNECTED + 8)
+            || (i >= PASSED && i < PASSED + 8);
+        if pawn_only {
+            let (mg, eg) = v[i];
+            h = (h ^ (mg as u32 as u64)).wrapping_mul(0x0100_0000_01b3);
+            h = (h ^ (eg as u32 as u64)).wrapping_mul(0x0100_0000_01b3);
+        }
+        i += 1;
+    }
+    h | 1
 }
 
 /// The values the engine plays with, one row per parameter (written by
