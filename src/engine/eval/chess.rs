@@ -127,7 +127,8 @@ trait Acc {
 }
 
 /// The terms of both sides' pawn structures that depend on the pawns alone (doubled,
-/// isolated, connected and backward pawns, and each passed pawn's rank), into `acc`: `pawns`
+/// isolated, connected and backward pawns, and each passed pawn's rank: [`p::PAWN_ONLY`],
+/// which keys the cache of [`Sum::pawn_structure`]), into `acc`: `pawns`
 /// and `patt` are each side's pawns and the squares they attack. Returns each side's passed
 /// pawns.
 #[inline(always)]
@@ -853,6 +854,45 @@ mod tests {
         }
         // Positions with a doubled pawn or a passed pawn on the fourth rank: 22 a round.
         assert_eq!(differ, 2 * 22);
+    }
+
+    /// The pawn terms add only the parameters [`p::PAWN_ONLY`] lists (the values the pawn
+    /// cache's key fingerprints), and every one of them somewhere in the traced positions.
+    #[test]
+    fn the_pawn_terms_are_the_fingerprinted_parameters() {
+        let listed = |i: usize| p::PAWN_ONLY.iter().any(|&(f, n)| (f..f + n).contains(&i));
+        let mut touched = vec![false; COUNT];
+        for pos in traced_positions() {
+            let pawns = [
+                pos.pieces(Color::White, PAWN),
+                pos.pieces(Color::Black, PAWN),
+            ];
+            let patt = [
+                pawn_attacks(Color::White, pawns[0]),
+                pawn_attacks(Color::Black, pawns[1]),
+            ];
+            let mut tr = Trace {
+                coef: vec![0; COUNT],
+                phase: 0,
+            };
+            pawn_terms(&mut tr, pawns, patt);
+            for (i, &c) in tr.coef.iter().enumerate() {
+                if c != 0 {
+                    assert!(listed(i), "parameter {i} ({}) is not listed", p::name(i));
+                    touched[i] = true;
+                }
+            }
+        }
+        let kinds = [
+            p::DOUBLED,
+            p::ISOLATED,
+            p::BACKWARD,
+            p::CONNECTED + 1,
+            p::PASSED + 4,
+        ];
+        for i in kinds {
+            assert!(touched[i], "{}", p::name(i));
+        }
     }
 
     #[test]

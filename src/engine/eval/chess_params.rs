@@ -101,8 +101,8 @@ pub struct ChessParams {
     pub piece: [[(i32, i32); 64]; TYPES],
     /// Mobility, `[type][count]` (no piece reaches 32 squares).
     pub mobility: [[(i32, i32); 32]; TYPES],
-    /// A fingerprint of the values of the terms that depend on the pawns alone (doubled,
-    /// isolated, backward, connected and the passed pawns' rank): the evaluation's cache of
+    /// A fingerprint of the values of the terms that depend on the pawns alone
+    /// ([`PAWN_ONLY`]): the evaluation's cache of
     /// pawn structures keys its entries by it, so parameters with other values never read
     /// another's entries.
     pub pawn_id: u64,
@@ -141,23 +141,32 @@ impl ChessParams {
     }
 }
 
-/// The fingerprint of [`ChessParams::pawn_id`]: FNV-1a over the pawn-only terms' values,
+/// The parameters decided by the pawns alone, as `(first, count)` in index order: passed
+/// pawns by rank, doubled, isolated, connected by rank, backward. The chess evaluation's pawn
+/// terms add these and no others; [`ChessParams::pawn_id`] fingerprints their values.
+pub const PAWN_ONLY: [(usize, usize); 5] = [
+    (PASSED, 8),
+    (DOUBLED, 1),
+    (ISOLATED, 1),
+    (CONNECTED, 8),
+    (BACKWARD, 1),
+];
+
+/// The fingerprint of [`ChessParams::pawn_id`]: FNV-1a over the values of [`PAWN_ONLY`],
 /// never 0.
 const fn pawn_fingerprint(v: &[(i32, i32); COUNT]) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    let mut i = 0;
-    while i < COUNT {
-        let pawn_only = i == DOUBLED
-            || i == ISOLATED
-            || i == BACKWARD
-            || (i >= CONNECTED && i < CONNECTED + 8)
-            || (i >= PASSED && i < PASSED + 8);
-        if pawn_only {
+    let mut r = 0;
+    while r < PAWN_ONLY.len() {
+        let (first, count) = PAWN_ONLY[r];
+        let mut i = first;
+        while i < first + count {
             let (mg, eg) = v[i];
             h = (h ^ (mg as u32 as u64)).wrapping_mul(0x0100_0000_01b3);
             h = (h ^ (eg as u32 as u64)).wrapping_mul(0x0100_0000_01b3);
+            i += 1;
         }
-        i += 1;
+        r += 1;
     }
     h | 1
 }
