@@ -288,14 +288,9 @@ struct Totals {
     ksq: [usize; 2],
 }
 
-/// The tapered terms of the evaluation, into `acc`.
+/// Each side's pawns (White's, Black's) and the squares they attack.
 #[inline(always)]
-fn terms<A: Acc>(pos: &Chess, acc: &mut A) -> Totals {
-    let t = tables();
-    let et = eval_tables();
-    let occ = pos.occupied();
-    let mut phase = 0;
-    let mut material = [0i32; 2];
+fn pawn_sets(pos: &Chess) -> ([u64; 2], [u64; 2]) {
     let pawns = [
         pos.pieces(Color::White, PAWN),
         pos.pieces(Color::Black, PAWN),
@@ -304,6 +299,18 @@ fn terms<A: Acc>(pos: &Chess, acc: &mut A) -> Totals {
         pawn_attacks(Color::White, pawns[0]),
         pawn_attacks(Color::Black, pawns[1]),
     ];
+    (pawns, patt)
+}
+
+/// The tapered terms of the evaluation, into `acc`.
+#[inline(always)]
+fn terms<A: Acc>(pos: &Chess, acc: &mut A) -> Totals {
+    let t = tables();
+    let et = eval_tables();
+    let occ = pos.occupied();
+    let mut phase = 0;
+    let mut material = [0i32; 2];
+    let (pawns, patt) = pawn_sets(pos);
     let ksq = [
         pos.king_square(Color::White).index(),
         pos.king_square(Color::Black).index(),
@@ -863,14 +870,7 @@ mod tests {
         let listed = |i: usize| p::PAWN_ONLY.iter().any(|&(f, n)| (f..f + n).contains(&i));
         let mut touched = vec![false; COUNT];
         for pos in traced_positions() {
-            let pawns = [
-                pos.pieces(Color::White, PAWN),
-                pos.pieces(Color::Black, PAWN),
-            ];
-            let patt = [
-                pawn_attacks(Color::White, pawns[0]),
-                pawn_attacks(Color::Black, pawns[1]),
-            ];
+            let (pawns, patt) = pawn_sets(&pos);
             let mut tr = Trace {
                 coef: vec![0; COUNT],
                 phase: 0,
