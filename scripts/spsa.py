@@ -23,6 +23,13 @@ running values to OUT/theta.txt, so a run can be stopped at any time and resumed
     python3 scripts/spsa.py --summarize /tmp/spsa --last 500
 
 checked by an SPRT against the engine's own (docs/strength.md).
+
+`--tune search` tunes the search's constants instead (`--search-params`,
+src/engine/params.rs) in chess games from tests/data/openings/chess.epd (a random line each
+pair, both engines without contempt), each constant perturbed by its own amount (SEARCH_C):
+
+    python3 scripts/spsa.py ./cellmate --tune search --iterations 4000 --nodes 25000 \
+        --random-plies 2 --concurrency 2 --out /tmp/spsa-search
 """
 
 import argparse
@@ -44,18 +51,51 @@ GIFT_TUNED = [2, 3, 5, 6, 7, 8]
 # same file) and session 31's ending terms as set by hand, all eight tuned.
 TERM_NAMES = ["expand", "bond", "infect%", "ride%", "advance", "shelter", "hunt", "edge"]
 TERM_START = [40, 25, 50, 33, 98, 48, 20, 50]
+# --tune search: the search's constants (`--search-params`, src/engine/params.rs), in chess:
+# their defaults, each one's perturbation at iteration 1 (about a tenth to a fifth of the
+# value: the units differ) and the range the engine accepts.
+SEARCH_NAMES = ["rfp_margin", "nmp_eval_div", "see_capture", "fut_base", "fut_margin",
+                "lmr_base", "lmr_div", "lmr_hist_div", "se_margin", "se_double", "hist_mul",
+                "hist_sub", "hist_max", "asp_delta"]
+SEARCH_START = [75, 200, 100, 100, 90, 75, 225, 8000, 32, 25, 170, 120, 1500, 20]
+SEARCH_C = [12, 30, 15, 20, 15, 15, 25, 1200, 6, 8, 25, 40, 250, 4]
+SEARCH_RANGE = [(0, 1000), (1, 10000), (0, 1000), (0, 2000), (0, 1000), (-200, 400),
+                (50, 2000), (100, 100000), (0, 256), (0, 1000), (0, 2000), (-2000, 2000),
+                (0, 16384), (1, 1000)]
 MODES = {
     "values": ("--micro-values", NAMES, START, TUNED),
     "gifts": ("--micro-gifts", NAMES, GIFT_START, GIFT_TUNED),
     "terms": ("--micro-terms", TERM_NAMES, TERM_START, list(range(len(TERM_START)))),
+    "search": ("--search-params", SEARCH_NAMES, SEARCH_START, list(range(len(SEARCH_START)))),
 }
 
 
-def play(binary, flag, plus, minus, nodes, seed, plies, concurrency):
-    spec = lambda v, n: f"cmd={binary},arg={flag}={':'.join(map(str, v))},name={n}"
+def flag_value(flag, names, values):
+    """The engine's argument for these values: `name=v:…` for the search's constants,
+    `v:v:…` for Microorganism's tables."""
+    if flag == "--search-params":
+        return ":".join(f"{n}={v}" for n, v in zip(names, values))
+    return ":".join(map(str, values))
+
+
+def count_openings(path):
+    return sum(1 for l in open(path) if l.strip() and not l.startswith("#"))
+
+
+def play(binary, flag, names, plus, minus, nodes, seed, plies, concurrency, openings=None,
+         start=1):
+    """One game pair, plus against minus, colours swapped: plus's wins less its losses.
+    The search's constants are tuned in chess (from `openings`, the pair's line `start`,
+    both engines without contempt); the rest in Microorganism Chess."""
+    chess = flag == "--search-params"
+    extra = ",option.Contempt=0" if chess else ""
+    spec = lambda v, n: f"cmd={binary},arg={flag}={flag_value(flag, names, v)},name={n}{extra}"
     cmd = [binary, "match", "--engine", spec(plus, "plus"), "--engine", spec(minus, "minus"),
-           "--variant", "microorganism", "--nodes", str(nodes), "--games", "2",
-           "--random-plies", str(plies), "--seed", str(seed), "--concurrency", str(concurrency)]
+           "--variant", "chess" if chess else "microorganism", "--nodes", str(nodes),
+           "--games", "2", "--random-plies", str(plies), "--seed", str(seed),
+           "--concurrency", str(concurrency)]
+    if openings:
+        cmd += ["--openings", openings, "--openings-start", str(start)]
     out = subprocess.run(cmd, capture_output=True, text=True).stdout
     m = re.search(r"^Score of plus vs minus: (\d+) (\d+) (\d+)", out, re.M)
     if not m:
@@ -87,7 +127,7 @@ def summarize(out, last):
         sd = (sum((x - m) ** 2 for x in xs) / len(xs)) ** 0.5
         means.append(round(m))
         print(f"{name:11} start {start[i]:5}  mean {m:7.1f}  sd {sd:5.1f}")
-    print(flag + " " + ":".join(map(str, means)))
+    print(flag + " " + flag_value(flag, names, means))
 
 
 def main():
@@ -102,7 +142,10 @@ def main():
     ap.add_argument("--iterations", type=int, default=800)
     ap.add_argument("--nodes", type=int, default=500)
     ap.add_argument("--random-plies", type=int, default=8)
-    ap.add_argument("--c", type=float, default=60.0, help="perturbation at iteration 1 (cp)")
+    ap.add_argument("--c", type=float, default=60.0, help="perturbation at iteration 1 (cp); "
+                    "--tune search has one for each constant (SEARCH_C), scaled by --c / 60")
+    ap.add_argument("--openings", help="start positions (EPD), one pair each in turn, from a "
+                    "line chosen by the iteration (--tune search: tests/data/openings/chess.epd)")
     ap.add_argument("--step", type=float, default=3.0,
                     help="cp a value moves at iteration 1 for a result of +1 (a game pair won)")
     ap.add_argument("--seed", type=int, default=1)
@@ -111,8 +154,9 @@ def main():
     ap.add_argument("--resume", action="store_true")
     ap.add_argument("--start", help="values to start from, integers with ':' between")
     ap.add_argument("--tune", choices=sorted(MODES), default="values",
-                    help="piece values (--micro-values), a Bacterium's gifts (--micro-gifts) "
-                    "or the other terms (--micro-terms)")
+                    help="piece values (--micro-values), a Bacterium's gifts (--micro-gifts), "
+                    "the other terms (--micro-terms) or the search's constants in chess "
+                    "(--search-params)")
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
     flag, names, default_start, tuned = MODES[args.tune]
@@ -135,22 +179,41 @@ def main():
     else:
         with open(log_path, "w") as f:
             f.write(f"#tune {args.tune}\n#iter\tresult\t" + "\t".join(names) + "\n")
+    # Each constant's perturbation at iteration 1 (its step for a result of +1 scales alike).
+    cs = ([c * args.c / 60.0 for c in SEARCH_C] if args.tune == "search"
+          else [args.c] * len(names))
+    search = args.tune == "search"
+    # A result of +1 moves a value by `step` at iteration 1: --step itself for Microorganism's
+    # centipawns, the same share of each constant's perturbation (--step / 60) for the search.
+    steps = [args.step * c / 60.0 for c in cs] if search else [args.step] * len(names)
+    openings = args.openings
+    if args.tune == "search" and not openings:
+        openings = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests",
+                                "data", "openings", "chess.epd")
+    n_openings = count_openings(openings) if openings else 0
     big_a = 0.1 * args.iterations
     alpha, gamma = 0.602, 0.101
-    a1 = 2 * args.c * args.step * (1 + big_a) ** alpha
+    a1 = [2 * c * st * (1 + big_a) ** alpha for c, st in zip(cs, steps)]
     rng = random.Random(args.seed * 1_000_003 + first)
     for k in range(first + 1, args.iterations + 1):
-        c_k = args.c / k ** gamma
-        a_k = a1 / (k + big_a) ** alpha
+        scale = 1 / k ** gamma
+        a_k = [a / (k + big_a) ** alpha for a in a1]
         delta = [rng.choice((-1, 1)) for _ in tuned]
         plus, minus = list(map(round, theta)), list(map(round, theta))
         for d, i in zip(delta, tuned):
-            plus[i] = round(theta[i] + c_k * d)
-            minus[i] = round(theta[i] - c_k * d)
-        result = play(args.binary, flag, plus, minus, args.nodes, args.seed * 100_000 + k,
-                      args.random_plies, args.concurrency)
+            plus[i] = round(theta[i] + cs[i] * scale * d)
+            minus[i] = round(theta[i] - cs[i] * scale * d)
+            if search:
+                lo, hi = SEARCH_RANGE[i]
+                plus[i], minus[i] = min(hi, max(lo, plus[i])), min(hi, max(lo, minus[i]))
+        start = (rng.randrange(n_openings) + 1) if n_openings else 1
+        result = play(args.binary, flag, names, plus, minus, args.nodes,
+                      args.seed * 100_000 + k, args.random_plies, args.concurrency, openings,
+                      start)
         for d, i in zip(delta, tuned):
-            theta[i] = max(0.0, theta[i] + a_k * result / (2 * c_k * d))
+            t = theta[i] + a_k[i] * result / (2 * cs[i] * scale * d)
+            lo, hi = SEARCH_RANGE[i] if search else (0, float("inf"))
+            theta[i] = min(float(hi), max(float(lo), t))
         with open(log_path, "a") as f:
             f.write(f"{k}\t{result}\t" + "\t".join(f"{t:.1f}" for t in theta) + "\n")
         with open(os.path.join(args.out, "theta.txt"), "w") as f:

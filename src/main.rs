@@ -86,6 +86,12 @@ struct Cli {
     /// Evaluates chess with the hand-made table alone, without the built-in network.
     #[arg(long, global = true)]
     no_network: bool,
+    /// The search's constants for this process, for tuning by games: `name=value` pairs
+    /// separated by commas or colons (rfp_margin, nmp_eval_div, see_capture, fut_base, fut_margin,
+    /// lmr_base, lmr_div, lmr_hist_div, se_margin, se_double, hist_mul, hist_sub, hist_max,
+    /// asp_delta; src/engine/params.rs); the others keep their defaults.
+    #[arg(long, global = true, value_name = "NAME=V,…")]
+    search_params: Option<String>,
 }
 
 #[derive(Subcommand)]
@@ -882,9 +888,17 @@ fn main() -> ExitCode {
             }
         }
     }
+    let mut search = cellmate::engine::params::SearchParams::DEFAULT;
+    if let Some(text) = &cli.search_params {
+        if let Err(e) = search.set(text) {
+            eprintln!("error: --search-params: {e}");
+            return ExitCode::from(2);
+        }
+    }
     let res = match cli.command {
         None => cellmate::protocol::run_stdio_with(cellmate::protocol::options::Settings {
             eval,
+            search,
             ..Default::default()
         })
         .map_err(|e| e.to_string()),

@@ -7,6 +7,7 @@
 
 pub mod bench;
 pub mod eval;
+pub mod params;
 pub mod picker;
 pub mod score;
 pub mod search;
@@ -179,7 +180,7 @@ impl Control {
 /// The table is sized from `hash_mb` when the engine is built. To change the hash size, call
 /// [`Engine::resize`] before sharing the engine (or set `hash_mb`: a search whose `hash_mb` no
 /// longer matches the table reallocates it first; either way the old table is freed before
-/// the new one is allocated). `threads`, `multipv`, `contempt` and `eval` are read at the
+/// the new one is allocated). `threads`, `multipv`, `contempt`, `eval` and `search` are read at the
 /// start of each search.
 pub struct Engine {
     pub hash_mb: usize,
@@ -189,6 +190,8 @@ pub struct Engine {
     pub contempt: i32,
     /// The evaluation's parameters (default: each evaluator's tuned tables).
     pub eval: eval::EvalParams,
+    /// The search's constants (default: [`params::SearchParams::DEFAULT`]).
+    pub search: params::SearchParams,
     tt: RwLock<tt::TranspositionTable>,
     /// The move-ordering tables (history) of earlier searches, kept for the next ones.
     order: std::sync::Mutex<Vec<picker::OrderTables>>,
@@ -202,6 +205,7 @@ impl Engine {
             multipv: 1,
             contempt: 0,
             eval: eval::EvalParams::DEFAULT,
+            search: params::SearchParams::DEFAULT,
             tt: RwLock::new(tt::TranspositionTable::new(hash_mb)),
             order: std::sync::Mutex::new(Vec::new()),
         }
@@ -272,6 +276,7 @@ impl Engine {
                 multipv: self.multipv,
                 contempt: self.contempt,
                 eval: self.eval,
+                search: self.search,
             },
             limits,
             control,

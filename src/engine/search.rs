@@ -6,7 +6,7 @@
 //! Scores are centipawns from the side to move's view; mates are `±(MATE - plies)`.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Mutex, OnceLock};
+use std::sync::Mutex;
 use std::time::Instant;
 
 use arrayvec::ArrayVec;
@@ -14,6 +14,7 @@ use arrayvec::ArrayVec;
 use crate::core::{Color, Move, MoveList, Outcome, Variant};
 
 use super::eval::{EvalParams, Evaluate};
+use super::params::SearchParams;
 use super::picker::{cont_key, order_root, ContKey, Lead, MovePicker, OrderTables, Picked, NO_KEY};
 use super::score::{to_score, INF, MATE, MATE_BOUND, MAX_PLY};
 use super::thread::spawn_search_scoped;
@@ -44,19 +45,6 @@ pub fn no_legal_move_score<V: Variant>(pos: &V, ply: usize, draw: i32) -> i32 {
     }
 }
 
-fn lmr_table() -> &'static [[u8; 64]; 64] {
-    static T: OnceLock<[[u8; 64]; 64]> = OnceLock::new();
-    T.get_or_init(|| {
-        let mut t = [[0u8; 64]; 64];
-        for (d, row) in t.iter_mut().enumerate().skip(1) {
-            for (m, r) in row.iter_mut().enumerate().skip(1) {
-                *r = (0.75 + (d as f64).ln() * (m as f64).ln() / 2.25) as u8;
-            }
-        }
-        t
-    })
-}
-
 /// State shared by all threads of one search.
 pub(crate) struct Shared<'a> {
     pub tt: &'a TranspositionTable,
@@ -72,6 +60,9 @@ pub(crate) struct Shared<'a> {
     pub contempt: i32,
     /// The evaluation's parameters.
     pub eval: EvalParams,
+    /// The search's constants, and the late-move reductions they give.
+    pub params: SearchParams,
+    pub lmr: Box<[[u8; 64]; 64]>,
     pub start: Instant,
     /// The move-ordering tables of earlier searches, which the workers take and give back.
     pub order: &'a Mutex<Vec<OrderTables>>,
@@ -353,7 +344,7 @@ impl<'a, V: Evaluate> Worker<'a, V> {
         self.root_depth = depth;
         // This line's score in the last iteration (scores of other lines were reset since).
         let prev = self.root_moves[pv_idx].prev_score;
-        let mut delta = 20;
+        let mut delta = self.shared.params.asp_delta;
         let (mut alpha, mut beta) = if depth >= 5 && prev.abs() < MATE_BOUND {
             ((prev - delta).max(-INF), (prev + delta).min(INF))
         } else {
@@ -491,6 +482,7 @@ impl<'a, V: Evaluate> Worker<'a, V> {
 
     /// Alpha-beta below the root (`ply` ≥ 1).
     fn search(&mut self, mut depth: i32, mut alpha: i32, mut beta: i32, ply: usize) -> i32 {
+        let sp = &self.shared.params;
         let pv_node = beta - alpha > 1;
         self.pv_len[ply] = ply;
         if self.check_stop() {
@@ -563,12 +555,12 @@ impl<'a, V: Evaluate> Worker<'a, V> {
 
         if !pv_node && !in_check && beta.abs() < MATE_BOUND && excluded.is_none() {
             // Reverse futility: far above beta at low depth.
-            if depth <= 7 && eval - 75 * (depth - improving as i32) >= beta {
+            if depth <= 7 && eval - sp.rfp_margin * (depth - improving as i32) >= beta {
                 return eval;
             }
             // Null move, only where the variant calls it sound.
             if depth >= 3 && eval >= beta && !self.null_before[ply] && self.pos.null_move_ok() {
-                let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
+                let r = 3 + depth / 4 + ((eval - beta) / sp.nmp_eval_div).min(3);
                 self.pos.make_null_move();
                 self.keys[ply] = NO_KEY;
                 self.null_before[ply + 1] = true;
@@ -605,7 +597,7 @@ impl<'a, V: Evaluate> Worker<'a, V> {
                 && h.score.abs() < MATE_BOUND
         });
         if let Some(h) = singular_candidate {
-            let sbeta = h.score - 2 * depth;
+            let sbeta = h.score - sp.se_margin * depth / 16;
             self.excluded[ply] = h.mv;
             let score = self.search((depth - 1) / 2, sbeta - 1, sbeta, ply);
             self.excluded[ply] = Move::NONE;
@@ -614,7 +606,11 @@ impl<'a, V: Evaluate> Worker<'a, V> {
                 return 0;
             }
             if score < sbeta {
-                tt_ext = if !pv_node && score < sbeta - 25 { 2 } else { 1 };
+                tt_ext = if !pv_node && score < sbeta - sp.se_double {
+                    2
+                } else {
+                    1
+                };
             } else if sbeta >= beta {
                 return sbeta;
             } else if h.score >= beta {
@@ -633,7 +629,7 @@ impl<'a, V: Evaluate> Worker<'a, V> {
         if picker.is_empty() {
             return no_legal_move_score(&self.pos, ply, self.draw_score());
         }
-        let lmr = lmr_table();
+        let lmr = &self.shared.lmr;
         let mut best = -INF;
         let mut best_move = Move::NONE;
         let mut move_count = 0;
@@ -653,7 +649,7 @@ impl<'a, V: Evaluate> Worker<'a, V> {
                 && best > -MATE_BOUND
                 && tactical
                 && depth <= 6
-                && !self.pos.see_ge(m, -100 * depth)
+                && !self.pos.see_ge(m, -sp.see_capture * depth)
             {
                 continue;
             }
@@ -665,7 +661,7 @@ impl<'a, V: Evaluate> Worker<'a, V> {
             let lmp = (3 + depth * depth) / if improving { 1 } else { 2 };
             if quiet && !pv_node && !in_check && best > -MATE_BOUND {
                 let late = depth <= 8 && move_count >= lmp;
-                let futile = depth <= 6 && eval + 100 + 90 * depth <= alpha;
+                let futile = depth <= 6 && eval + sp.fut_base + sp.fut_margin * depth <= alpha;
                 if (late || futile) && self.pos.gives_check(m) == Some(false) {
                     move_count += 1;
                     if late {
@@ -697,7 +693,7 @@ impl<'a, V: Evaluate> Worker<'a, V> {
             if quiet && !pv_node && !in_check && !gives_check && best > -MATE_BOUND {
                 // The same pruning where the variant cannot tell a check before the move.
                 if (depth <= 8 && move_count > lmp)
-                    || (depth <= 6 && eval + 100 + 90 * depth <= alpha)
+                    || (depth <= 6 && eval + sp.fut_base + sp.fut_margin * depth <= alpha)
                 {
                     self.pos.unmake_move();
                     continue;
@@ -716,7 +712,7 @@ impl<'a, V: Evaluate> Worker<'a, V> {
                     r -= picked.before_history() as i32;
                     r += !improving as i32;
                     if !picked.before_history() {
-                        r -= (picked.history() / 8000).clamp(-2, 2);
+                        r -= (picked.history() / sp.lmr_hist_div).clamp(-2, 2);
                     }
                     r = r.clamp(0, new_depth - 1);
                 }
@@ -741,7 +737,7 @@ impl<'a, V: Evaluate> Worker<'a, V> {
                     self.update_pv(ply, m);
                     if score >= beta {
                         if quiet {
-                            let bonus = history_bonus(depth);
+                            let bonus = sp.history_bonus(depth);
                             let stm = self.pos.side_to_move();
                             self.order
                                 .cutoff(ply, stm, (m, key), &quiets_tried, lead, bonus);
@@ -887,12 +883,6 @@ impl<'a, V: Evaluate> Worker<'a, V> {
     }
 }
 
-/// The history a quiet move gains for a cutoff at `depth` (and the quiet moves tried before
-/// it lose): 170 a ply of depth less 120, at most 1500 (histories saturate at 16 384).
-fn history_bonus(depth: i32) -> i32 {
-    (170 * depth - 120).clamp(0, 1500)
-}
-
 /// The soft time limit after an iteration: `soft` scaled by how many iterations in a row kept
 /// the best move (`stable`: a new best move stretches it to 1.6 times, five kept iterations
 /// shrink it to 0.7) and by how far the best score fell in the last one (`drop` centipawns:
@@ -916,6 +906,7 @@ pub(crate) struct Settings {
     pub multipv: usize,
     pub contempt: i32,
     pub eval: EvalParams,
+    pub search: SearchParams,
 }
 
 /// Searches `pos` with `threads` threads (lazy SMP); the main thread's result is returned.
@@ -935,6 +926,7 @@ pub(crate) fn run<V: Evaluate>(
         multipv,
         contempt,
         eval,
+        search,
     } = settings;
     let threads = threads.max(1);
     tt.new_search();
@@ -948,6 +940,8 @@ pub(crate) fn run<V: Evaluate>(
         multipv: multipv.max(1),
         contempt,
         eval,
+        params: search,
+        lmr: search.lmr_table(),
         start: Instant::now(),
         order,
     };

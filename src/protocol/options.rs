@@ -4,6 +4,7 @@
 use thiserror::Error;
 
 use crate::engine::eval::EvalParams;
+use crate::engine::params::SearchParams;
 use crate::engine::thread::{max_threads, MAX_THREADS};
 use crate::engine::PLAY_CONTEMPT;
 use crate::variants::VariantKind;
@@ -151,6 +152,8 @@ pub struct Settings {
     /// The evaluation's parameters: no protocol option, set from the command line
     /// (`--micro-values`, `--micro-gifts`, `--micro-terms`) before the session starts.
     pub eval: EvalParams,
+    /// The search's constants: no protocol option either, set by `--search-params`.
+    pub search: SearchParams,
 }
 
 impl Default for Settings {
@@ -165,6 +168,7 @@ impl Default for Settings {
             variant: VariantKind::Chess,
             rank_offset: RANK_OFFSET.default as u8,
             eval: EvalParams::DEFAULT,
+            search: SearchParams::DEFAULT,
         }
     }
 }

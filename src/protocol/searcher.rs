@@ -93,6 +93,7 @@ fn read_settings(engine: &mut Engine, settings: &Settings) {
     engine.multipv = settings.multipv;
     engine.contempt = settings.contempt;
     engine.eval = settings.eval;
+    engine.search = settings.search;
 }
 
 fn new_engine(settings: &Settings) -> Engine {

@@ -112,15 +112,20 @@ fn run_uci(args: &[&str], commands: &str) -> Vec<String> {
     lines
 }
 
-/// The score of a depth-1 search, from the last `info … score cp N` line.
-fn depth1_score(lines: &[String]) -> i64 {
+/// The number after `key` in the last line that has it (`info … score cp N`, `… nodes N`).
+fn last_value(lines: &[String], key: &str) -> i64 {
     let line = lines
         .iter()
         .rev()
-        .find(|l| l.contains(" score cp "))
-        .unwrap_or_else(|| panic!("no score in {lines:#?}"));
-    let after = line.split(" score cp ").nth(1).unwrap();
+        .find(|l| l.contains(key))
+        .unwrap_or_else(|| panic!("no `{key}` in {lines:#?}"));
+    let after = line.split(key).nth(1).unwrap();
     after.split_whitespace().next().unwrap().parse().unwrap()
+}
+
+/// The score of a depth-1 search, from the last `info … score cp N` line.
+fn depth1_score(lines: &[String]) -> i64 {
+    last_value(lines, " score cp ")
 }
 
 /// The Microorganism start with White's White blood cell (a1) missing, White to move, and
@@ -317,5 +322,77 @@ fn datagen_label_flags_are_checked() {
             "{extra:?}: {err}"
         );
         assert!(!path.exists(), "{extra:?}");
+    }
+}
+
+/// The node count of the last `info … nodes N` line.
+fn last_nodes(lines: &[String]) -> u64 {
+    last_value(lines, " nodes ") as u64
+}
+
+/// The nodes of a one-thread search of `fen` to `depth` in the library with `params`, as a
+/// UCI session without contempt and with 16 MB searches it.
+fn library_nodes(fen: &str, depth: u32, params: cellmate::engine::params::SearchParams) -> u64 {
+    use cellmate::core::Variant;
+    use cellmate::engine::{Control, Engine, Limits};
+    let mut engine = Engine::new(16, 1);
+    engine.contempt = 0;
+    engine.search = params;
+    let limits = Limits {
+        depth: Some(depth),
+        ..Limits::default()
+    };
+    let pos = cellmate::variants::chess::Chess::from_fen(fen).unwrap();
+    engine
+        .search(&pos, &limits, &Control::new(false), &|_| {})
+        .nodes
+}
+
+/// `--search-params` (for tuning the search's constants by games, scripts/spsa.py) reaches
+/// the process's searches: a UCI search to depth 8 counts exactly the nodes the library's
+/// search with the same constants counts, for the defaults and for changed ones (which count
+/// other nodes); a bad pair refuses to start.
+#[test]
+fn search_params_flag_sets_the_search_constants() {
+    use cellmate::engine::params::SearchParams;
+    let fen = "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP1B1PPP/R2QKB1R w KQ - 1 8";
+    let go = format!(
+        "uci\nsetoption name Hash value 16\nsetoption name Contempt value 0\n\
+         position fen {fen}\ngo depth 8\n"
+    );
+    let default = library_nodes(fen, 8, SearchParams::DEFAULT);
+    assert_eq!(last_nodes(&run_uci(&[], &go)), default);
+    let mut changed = SearchParams::DEFAULT;
+    let text = "lmr_div=150:rfp_margin=60,asp_delta=35";
+    changed.set(text).unwrap();
+    let nodes = library_nodes(fen, 8, changed);
+    assert_ne!(nodes, default);
+    assert_eq!(last_nodes(&run_uci(&["--search-params", text], &go)), nodes);
+    for bad in ["lmr_div=0", "nope=1", "rfp_margin=ten", "rfp_margin"] {
+        assert_refused("--search-params", bad);
+    }
+}
+
+/// Every constant at the bottom of its range, and every one at the top, still gives a search
+/// that ends with a move, in the middlegame and in a king and pawn ending.
+#[test]
+fn extreme_search_params_still_give_a_move() {
+    use cellmate::engine::params::SearchParams;
+    for top in [false, true] {
+        let pairs: Vec<String> = SearchParams::ranges()
+            .map(|(n, lo, hi)| format!("{n}={}", if top { hi } else { lo }))
+            .collect();
+        let flag = format!("--search-params={}", pairs.join(":"));
+        for fen in [
+            "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP1B1PPP/R2QKB1R w KQ - 1 8",
+            "8/5k2/8/3p4/3P4/4K3/8/8 w - - 0 1",
+        ] {
+            let go = format!("uci\nposition fen {fen}\ngo depth 12\n");
+            let lines = run_uci(&[flag.as_str()], &go);
+            assert!(
+                lines.last().unwrap().starts_with("bestmove "),
+                "{flag}: {lines:#?}"
+            );
+        }
     }
 }
