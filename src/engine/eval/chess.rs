@@ -263,6 +263,22 @@ pub struct Trace {
     pub phase: i32,
 }
 
+impl Trace {
+    /// No parameter counted yet, phase 0.
+    pub fn new() -> Trace {
+        Trace {
+            coef: vec![0; COUNT],
+            phase: 0,
+        }
+    }
+}
+
+impl Default for Trace {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
 impl Acc for Trace {
     #[inline(always)]
     fn add(&mut self, us: usize, i: usize, n: i32) {
@@ -550,10 +566,7 @@ fn evaluate_white(pos: &Chess, params: &ChessParams) -> i32 {
 /// a term outside the parameters decides it (a lone king's mop-up, the pawnless scaling of
 /// either side).
 pub fn trace(pos: &Chess) -> Option<Trace> {
-    let mut tr = Trace {
-        coef: vec![0; COUNT],
-        phase: 0,
-    };
+    let mut tr = Trace::new();
     let tot = terms(pos, &mut tr);
     if lone_king(pos, &tot).is_some()
         || small_pawnless_edge(&tot, 0)
@@ -871,10 +884,7 @@ mod tests {
         let mut touched = vec![false; COUNT];
         for pos in traced_positions() {
             let (pawns, patt) = pawn_sets(&pos);
-            let mut tr = Trace {
-                coef: vec![0; COUNT],
-                phase: 0,
-            };
+            let mut tr = Trace::new();
             pawn_terms(&mut tr, pawns, patt);
             for (i, &c) in tr.coef.iter().enumerate() {
                 if c != 0 {
