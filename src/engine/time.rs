@@ -10,6 +10,17 @@ use super::{Control, Limits};
 /// Kept back on top of the move overhead so the clock never runs out (ms).
 pub const SAFETY_MS: u64 = 10;
 
+/// The moves a sudden-death clock (no moves to go) is shared over: each move's base is the
+/// clock above its floor over this many, plus most of the increment's income. 20, not 30:
+/// with 30 (and a soft limit of 0.6 of the base) the engine ended its 10+0.1 games against
+/// Stockfish with 3–5.6 s of its 10 s unused, where Stockfish ended with 0.2–0.7 s
+/// (docs/strength.md, session 48).
+pub const SUDDEN_DEATH_MOVES: u64 = 20;
+
+/// The soft limit's share of the base, in tenths (before the search's stability, score-drop
+/// and node-share factors scale it, never past the hard limit).
+pub const SOFT_TENTHS: u64 = 9;
+
 /// Budgets for one search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TimeBudget {
@@ -66,7 +77,7 @@ impl TimeBudget {
                 let m = m.clamp(2, 50) as u64;
                 (m, (1.25 / m as f64).min(0.5), per_move.saturating_mul(m))
             }
-            None => (30, 0.4, per_move),
+            None => (SUDDEN_DEATH_MOVES, 0.4, per_move),
         };
         let floor = floor
             .saturating_add(inc.saturating_mul(2))
@@ -78,7 +89,7 @@ impl TimeBudget {
         let cap = ((avail as f64) * max_share) as u64;
         let hard = base.saturating_mul(4).min(cap).max(1);
         // The next iteration takes a few times the last: stop starting them early.
-        let soft = (base.saturating_mul(6) / 10).min(hard).max(1);
+        let soft = (base.saturating_mul(SOFT_TENTHS) / 10).min(hard).max(1);
         TimeBudget {
             soft: Some(soft),
             hard: Some(hard),
@@ -193,6 +204,19 @@ mod tests {
                 left -= spent;
             }
         }
+    }
+
+    /// The budget of a move at 10+0.1 with 10 s left and a 30 ms overhead, exactly: the
+    /// floor is 30 + 10 ms, twice the increment and a twentieth of the clock (740 ms), so
+    /// 9260 ms may be spent: a base of 9260 / 20 + ¾ of the 70 ms income above the overhead
+    /// (515 ms), a hard limit of four bases and a soft one of nine tenths of one.
+    #[test]
+    fn the_budget_at_ten_seconds_and_a_tenth() {
+        let b = TimeBudget::new(&limits(10_000, 100, None));
+        assert_eq!((b.soft, b.hard), (Some(463), Some(2060)));
+        // With 2 s left: floor 40 + 200 + 100, base 1660 / 20 + 52 = 135.
+        let b = TimeBudget::new(&limits(2_000, 100, None));
+        assert_eq!((b.soft, b.hard), (Some(121), Some(540)));
     }
 
     #[test]
