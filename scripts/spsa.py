@@ -179,15 +179,14 @@ def main():
     else:
         with open(log_path, "w") as f:
             f.write(f"#tune {args.tune}\n#iter\tresult\t" + "\t".join(names) + "\n")
-    # Each constant's perturbation at iteration 1 (its step for a result of +1 scales alike).
-    cs = ([c * args.c / 60.0 for c in SEARCH_C] if args.tune == "search"
-          else [args.c] * len(names))
     search = args.tune == "search"
+    # Each constant's perturbation at iteration 1 (its step for a result of +1 scales alike).
+    cs = [c * args.c / 60.0 for c in SEARCH_C] if search else [args.c] * len(names)
     # A result of +1 moves a value by `step` at iteration 1: --step itself for Microorganism's
     # centipawns, the same share of each constant's perturbation (--step / 60) for the search.
     steps = [args.step * c / 60.0 for c in cs] if search else [args.step] * len(names)
     openings = args.openings
-    if args.tune == "search" and not openings:
+    if search and not openings:
         openings = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests",
                                 "data", "openings", "chess.epd")
     n_openings = count_openings(openings) if openings else 0

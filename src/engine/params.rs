@@ -82,7 +82,7 @@ impl SearchParams {
 
     /// The names `--search-params` takes, in the order [`SearchParams::values`] gives them.
     pub fn names() -> impl Iterator<Item = &'static str> {
-        FIELDS.iter().map(|f| f.0)
+        Self::ranges().map(|r| r.0)
     }
 
     /// Each constant's name and the range its values must lie in (both ends allowed).
