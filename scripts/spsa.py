@@ -26,7 +26,8 @@ checked by an SPRT against the engine's own (docs/strength.md).
 
 `--tune search` tunes the search's constants instead (`--search-params`,
 src/engine/params.rs) in chess games from tests/data/openings/chess.epd (a random line each
-pair, both engines without contempt), each constant perturbed by its own amount (SEARCH_C):
+pair, both engines without contempt), each constant perturbed by its own amount (SEARCH_C),
+their names, defaults and ranges read from the binary (`cellmate search-params`):
 
     python3 scripts/spsa.py ./cellmate --tune search --iterations 4000 --nodes 25000 \
         --random-plies 2 --concurrency 2 --out /tmp/spsa-search
@@ -51,23 +52,31 @@ GIFT_TUNED = [2, 3, 5, 6, 7, 8]
 # same file) and session 31's ending terms as set by hand, all eight tuned.
 TERM_NAMES = ["expand", "bond", "infect%", "ride%", "advance", "shelter", "hunt", "edge"]
 TERM_START = [40, 25, 50, 33, 98, 48, 20, 50]
-# --tune search: the search's constants (`--search-params`, src/engine/params.rs), in chess:
-# their defaults, each one's perturbation at iteration 1 (about a tenth to a fifth of the
-# value: the units differ) and the range the engine accepts.
-SEARCH_NAMES = ["rfp_margin", "nmp_eval_div", "see_capture", "fut_base", "fut_margin",
-                "lmr_base", "lmr_div", "lmr_hist_div", "se_margin", "se_double", "hist_mul",
-                "hist_sub", "hist_max", "asp_delta"]
-SEARCH_START = [75, 200, 100, 100, 90, 75, 225, 8000, 32, 25, 170, 120, 1500, 20]
-SEARCH_C = [12, 30, 15, 20, 15, 15, 25, 1200, 6, 8, 25, 40, 250, 4]
-SEARCH_RANGE = [(0, 1000), (1, 10000), (0, 1000), (0, 2000), (0, 1000), (-200, 400),
-                (50, 2000), (100, 100000), (0, 256), (0, 1000), (0, 2000), (-2000, 2000),
-                (0, 16384), (1, 1000)]
+# --tune search: the search's constants (`--search-params`, src/engine/params.rs) in chess.
+# Their names, defaults and ranges are the binary's own (`cellmate search-params`, read by
+# `search_constants`); here only each one's perturbation at iteration 1 (about a tenth to a
+# fifth of its default: the units differ). A constant the binary has and this table lacks
+# stops the run.
+SEARCH_C = {"rfp_margin": 12, "nmp_eval_div": 30, "see_capture": 15, "fut_base": 20,
+            "fut_margin": 15, "lmr_base": 15, "lmr_div": 25, "lmr_hist_div": 1200,
+            "se_margin": 6, "se_double": 8, "hist_mul": 25, "hist_sub": 40, "hist_max": 250,
+            "asp_delta": 4}
 MODES = {
     "values": ("--micro-values", NAMES, START, TUNED),
     "gifts": ("--micro-gifts", NAMES, GIFT_START, GIFT_TUNED),
     "terms": ("--micro-terms", TERM_NAMES, TERM_START, list(range(len(TERM_START)))),
-    "search": ("--search-params", SEARCH_NAMES, SEARCH_START, list(range(len(SEARCH_START)))),
+    # Filled from the binary by `search_constants` (or from a log's header by `summarize`).
+    "search": ("--search-params", [], [], []),
 }
+
+
+def search_constants(binary):
+    """The search's constants as the binary lists them (`cellmate search-params`: one
+    `name default lo hi` a line): names, defaults and ranges."""
+    out = subprocess.run([binary, "search-params"], capture_output=True, text=True,
+                         check=True).stdout
+    rows = [l.split() for l in out.splitlines() if l.strip()]
+    return [r[0] for r in rows], [int(r[1]) for r in rows], [(int(r[2]), int(r[3])) for r in rows]
 
 
 def flag_value(flag, names, values):
@@ -116,6 +125,11 @@ def summarize(out, last):
     """Mean and spread of each value over the last iterations of a run's log."""
     lines = open(os.path.join(out, "log.tsv")).read().split("\n")
     flag, names, start, _ = MODES[log_mode(lines)]
+    for l in lines:  # the names and starting values the run wrote in its header
+        if l.startswith("#iter\t"):
+            names = l.split("\t")[2:]
+        if l.startswith("#start\t"):
+            start = [int(v) for v in l.split("\t")[1:]]
     rows = [l.split("\t") for l in lines if l.strip() and l[0] != "#"]
     rows = rows[-last:]
     print(f"iterations {rows[0][0]}-{rows[-1][0]} ({len(rows)}), result sum "
@@ -160,6 +174,13 @@ def main():
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
     flag, names, default_start, tuned = MODES[args.tune]
+    search = args.tune == "search"
+    if search:
+        names, default_start, ranges = search_constants(args.binary)
+        tuned = list(range(len(names)))
+        missing = [n for n in names if n not in SEARCH_C]
+        if missing:
+            ap.error(f"no perturbation in SEARCH_C for {', '.join(missing)}")
     start = [int(v) for v in args.start.split(":")] if args.start else default_start
     if len(start) != len(names):
         ap.error(f"--start needs {len(names)} values")
@@ -171,6 +192,9 @@ def main():
         mode = log_mode(lines)
         if mode != args.tune:
             ap.error(f"{log_path} tuned the {mode}: resume it with --tune {mode}")
+        header = [l.split("\t")[2:] for l in lines if l.startswith("#iter\t")]
+        if header and header[0] != names:
+            ap.error(f"{log_path} tuned {', '.join(header[0])}: not this binary's constants")
         lines = [l for l in lines if l and not l.startswith("#")]
         if lines:
             cols = lines[-1].split("\t")
@@ -178,10 +202,10 @@ def main():
             theta = [float(x) for x in cols[2:]]
     else:
         with open(log_path, "w") as f:
-            f.write(f"#tune {args.tune}\n#iter\tresult\t" + "\t".join(names) + "\n")
-    search = args.tune == "search"
+            f.write(f"#tune {args.tune}\n#start\t" + "\t".join(map(str, start)) +
+                    "\n#iter\tresult\t" + "\t".join(names) + "\n")
     # Each constant's perturbation at iteration 1 (its step for a result of +1 scales alike).
-    cs = [c * args.c / 60.0 for c in SEARCH_C] if search else [args.c] * len(names)
+    cs = [SEARCH_C[n] * args.c / 60.0 for n in names] if search else [args.c] * len(names)
     # A result of +1 moves a value by `step` at iteration 1: --step itself for Microorganism's
     # centipawns, the same share of each constant's perturbation (--step / 60) for the search.
     steps = [args.step * c / 60.0 for c in cs] if search else [args.step] * len(names)
@@ -203,7 +227,7 @@ def main():
             plus[i] = round(theta[i] + cs[i] * scale * d)
             minus[i] = round(theta[i] - cs[i] * scale * d)
             if search:
-                lo, hi = SEARCH_RANGE[i]
+                lo, hi = ranges[i]
                 plus[i], minus[i] = min(hi, max(lo, plus[i])), min(hi, max(lo, minus[i]))
         start = (rng.randrange(n_openings) + 1) if n_openings else 1
         result = play(args.binary, flag, names, plus, minus, args.nodes,
@@ -211,7 +235,7 @@ def main():
                       start)
         for d, i in zip(delta, tuned):
             t = theta[i] + a_k[i] * result / (2 * cs[i] * scale * d)
-            lo, hi = SEARCH_RANGE[i] if search else (0, float("inf"))
+            lo, hi = ranges[i] if search else (0, float("inf"))
             theta[i] = min(float(hi), max(float(lo), t))
         with open(log_path, "a") as f:
             f.write(f"{k}\t{result}\t" + "\t".join(f"{t:.1f}" for t in theta) + "\n")

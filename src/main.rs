@@ -22,6 +22,7 @@ use std::time::Instant;
 use clap::{Parser, Subcommand};
 
 use cellmate::core::Dialect;
+use cellmate::engine::params::SearchParams;
 use cellmate::game::Game;
 use cellmate::protocol::options::variant_list;
 use cellmate::variants::VariantKind;
@@ -289,6 +290,10 @@ enum Command {
         #[arg(long)]
         distinct: bool,
     },
+    /// Lists the search's constants (`--search-params`), one a line: name, the value this
+    /// process uses (the default unless `--search-params` changed it), lowest and highest
+    /// allowed; what a tuner reads (scripts/spsa.py --tune search).
+    SearchParams,
     /// Writes balanced openings for matches (`--openings`), one FEN a line: each ply drawn
     /// among the moves a shallow search finds within a margin of the best, the end position
     /// kept when a deeper search scores it near equality (docs/strength.md, "Openings").
@@ -888,7 +893,7 @@ fn main() -> ExitCode {
             }
         }
     }
-    let mut search = cellmate::engine::params::SearchParams::DEFAULT;
+    let mut search = SearchParams::DEFAULT;
     if let Some(text) = &cli.search_params {
         if let Err(e) = search.set(text) {
             eprintln!("error: --search-params: {e}");
@@ -1036,6 +1041,12 @@ fn main() -> ExitCode {
             ..
         }) => tune(&pgn, variant.as_deref(), skip_plies, ridge, bootstrap),
         Some(Command::Openings { variant, spec }) => openings(&variant, &spec),
+        Some(Command::SearchParams) => {
+            for ((name, lo, hi), v) in SearchParams::ranges().zip(search.values()) {
+                outln!("{name} {v} {lo} {hi}");
+            }
+            Ok(())
+        }
         Some(Command::Score {
             pgn,
             engine,

@@ -373,6 +373,39 @@ fn search_params_flag_sets_the_search_constants() {
     }
 }
 
+/// `cellmate search-params` lists the constants a tuner may set, one `name value lo hi` a
+/// line in the library's order, with the values this process would search with: the defaults,
+/// or those `--search-params` gave.
+#[test]
+fn search_params_command_lists_names_values_and_ranges() {
+    use cellmate::engine::params::SearchParams;
+    let listing = |args: &[&str]| {
+        let o = run(args);
+        assert_eq!(o.status.code(), Some(0), "{args:?}");
+        assert!(o.stderr.is_empty(), "{args:?}");
+        stdout(&o)
+    };
+    let lines = listing(&["search-params"]);
+    assert_eq!(lines.len(), 14);
+    assert_eq!(lines[0], "rfp_margin 75 0 1000");
+    assert_eq!(lines[6], "lmr_div 225 50 2000");
+    assert_eq!(lines[13], "asp_delta 20 1 1000");
+    let expect: Vec<String> = SearchParams::ranges()
+        .zip(SearchParams::DEFAULT.values())
+        .map(|((n, lo, hi), v)| format!("{n} {v} {lo} {hi}"))
+        .collect();
+    assert_eq!(lines, expect);
+    let changed = listing(&[
+        "--search-params",
+        "lmr_div=150:asp_delta=35",
+        "search-params",
+    ]);
+    assert_eq!(changed[6], "lmr_div 150 50 2000");
+    assert_eq!(changed[13], "asp_delta 35 1 1000");
+    assert_eq!(changed[..6], lines[..6]);
+    assert_eq!(changed[7..13], lines[7..13]);
+}
+
 /// Every constant at the bottom of its range, and every one at the top, still gives a search
 /// that ends with a move, in the middlegame and in a king and pawn ending.
 #[test]
