@@ -1,10 +1,13 @@
 #!/usr/bin/env python3
-"""Two rows of the ladder played from the same openings (`cellmate match --openings-start 1`,
-so round N is the same opening with the same colours in both), compared game by game: each
-row's score over the rounds both played, and the new row's gain a game with one standard
-error of the paired differences (docs/strength.md, session 48).
+"""Two rows of the ladder played from the same openings, compared game by game: a game of one
+row is paired with the game of the other from the same start position (the FEN tag) with the
+engine in the same colour (without a FEN tag, the same round number). Prints each row's score
+over the games both played, and the new row's gain a game with one standard error of the
+paired differences (docs/strength.md, session 48). A row played in several runs (a stopped
+match continued with `--openings-start`, whose rounds restart at 1) is its files joined by
+commas.
 
-    python3 scripts/paired_rows.py new.pgn old.pgn [--engine cellmate]
+    python3 scripts/paired_rows.py new.pgn[,new2.pgn] old.pgn [--engine cellmate]
 """
 
 import argparse
@@ -15,15 +18,21 @@ import sys
 RESULT = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}
 
 
-def scores(path, engine):
-    """The engine's score in each round of a PGN file, by round number."""
+def scores(paths, engine):
+    """The engine's score in each game of the PGN files (comma-separated), by start position
+    and the engine's colour (by round number for a game without a FEN tag)."""
     out = {}
-    for game in open(path).read().split("[Event ")[1:]:
-        tag = lambda name: re.search(rf'\[{name} "([^"]*)"\]', game).group(1)
-        if tag("Result") not in RESULT:
-            continue
-        s = RESULT[tag("Result")]
-        out[int(tag("Round"))] = s if tag("White") == engine else 1 - s
+    for path in paths.split(","):
+        for game in open(path).read().split("[Event ")[1:]:
+            tag = lambda name: (re.search(rf'\[{name} "([^"]*)"\]', game) or [None, None])[1]
+            if tag("Result") not in RESULT:
+                continue
+            s = RESULT[tag("Result")]
+            white = tag("White") == engine
+            key = (tag("FEN"), white) if tag("FEN") else int(tag("Round"))
+            if key in out:
+                sys.exit(f"{path}: a second game from {key}")
+            out[key] = s if white else 1 - s
     return out
 
 
@@ -37,12 +46,12 @@ def main():
     rounds = sorted(set(new) & set(old))
     n = len(rounds)
     if n < 2:
-        sys.exit("fewer than two rounds in common")
+        sys.exit("fewer than two games in common")
     d = [new[r] - old[r] for r in rounds]
     mean = sum(d) / n
     sd = math.sqrt(sum((x - mean) ** 2 for x in d) / (n - 1))
     sn, so = sum(new[r] for r in rounds), sum(old[r] for r in rounds)
-    print(f"{n} rounds in common: new {sn}/{n} = {100 * sn / n:.1f} %, old {so}/{n} = "
+    print(f"{n} games in common: new {sn}/{n} = {100 * sn / n:.1f} %, old {so}/{n} = "
           f"{100 * so / n:.1f} %; new - old {mean:+.3f} a game ± {sd / math.sqrt(n):.3f} "
           f"(one standard error)")
 
