@@ -130,6 +130,8 @@ def summarize(out, last):
             names = l.split("\t")[2:]
         if l.startswith("#start\t"):
             start = [int(v) for v in l.split("\t")[1:]]
+    if len(start) != len(names):  # a search log from before the header kept its starts
+        start = ["-"] * len(names)
     rows = [l.split("\t") for l in lines if l.strip() and l[0] != "#"]
     rows = rows[-last:]
     print(f"iterations {rows[0][0]}-{rows[-1][0]} ({len(rows)}), result sum "
