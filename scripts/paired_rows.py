@@ -24,12 +24,12 @@ def scores(paths, engine):
     out = {}
     for path in paths.split(","):
         for game in open(path).read().split("[Event ")[1:]:
-            tag = lambda name: (re.search(rf'\[{name} "([^"]*)"\]', game) or [None, None])[1]
-            if tag("Result") not in RESULT:
+            tags = dict(re.findall(r'\[(\w+) "([^"]*)"\]', game))
+            if tags.get("Result") not in RESULT:
                 continue
-            s = RESULT[tag("Result")]
-            white = tag("White") == engine
-            key = (tag("FEN"), white) if tag("FEN") else int(tag("Round"))
+            s = RESULT[tags["Result"]]
+            white = tags.get("White") == engine
+            key = (tags["FEN"], white) if "FEN" in tags else int(tags["Round"])
             if key in out:
                 sys.exit(f"{path}: a second game from {key}")
             out[key] = s if white else 1 - s

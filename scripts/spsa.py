@@ -121,18 +121,28 @@ def log_mode(lines):
     return "values"
 
 
-def summarize(out, last):
-    """Mean and spread of each value over the last iterations of a run's log."""
-    lines = open(os.path.join(out, "log.tsv")).read().split("\n")
-    flag, names, start, _ = MODES[log_mode(lines)]
-    for l in lines:  # the names and starting values the run wrote in its header
+def read_log(path):
+    """A run's log: what it tuned (`log_mode`), the names and starting values its header gives
+    (None where it has no such line) and its iterations' rows, split at tabs."""
+    lines = open(path).read().split("\n")
+    names = start = None
+    for l in lines:
         if l.startswith("#iter\t"):
             names = l.split("\t")[2:]
         if l.startswith("#start\t"):
             start = [int(v) for v in l.split("\t")[1:]]
+    rows = [l.split("\t") for l in lines if l.strip() and l[0] != "#"]
+    return log_mode(lines), names, start, rows
+
+
+def summarize(out, last):
+    """Mean and spread of each value over the last iterations of a run's log."""
+    mode, logged_names, logged_start, rows = read_log(os.path.join(out, "log.tsv"))
+    flag, names, start, _ = MODES[mode]
+    names = logged_names or names
+    start = logged_start or start
     if len(start) != len(names):  # a search log from before the header kept its starts
         start = ["-"] * len(names)
-    rows = [l.split("\t") for l in lines if l.strip() and l[0] != "#"]
     rows = rows[-last:]
     print(f"iterations {rows[0][0]}-{rows[-1][0]} ({len(rows)}), result sum "
           f"{sum(int(r[1]) for r in rows)}")
@@ -190,18 +200,14 @@ def main():
     first = 0
     log_path = os.path.join(args.out, "log.tsv")
     if args.resume and os.path.exists(log_path):
-        lines = open(log_path).read().split("\n")
-        mode = log_mode(lines)
+        mode, logged_names, _, rows = read_log(log_path)
         if mode != args.tune:
             ap.error(f"{log_path} tuned the {mode}: resume it with --tune {mode}")
-        header = [l.split("\t")[2:] for l in lines if l.startswith("#iter\t")]
-        if header and header[0] != names:
-            ap.error(f"{log_path} tuned {', '.join(header[0])}: not this binary's constants")
-        lines = [l for l in lines if l and not l.startswith("#")]
-        if lines:
-            cols = lines[-1].split("\t")
-            first = int(cols[0])
-            theta = [float(x) for x in cols[2:]]
+        if logged_names and logged_names != names:
+            ap.error(f"{log_path} tuned {', '.join(logged_names)}: not this binary's constants")
+        if rows:
+            first = int(rows[-1][0])
+            theta = [float(x) for x in rows[-1][2:]]
     else:
         with open(log_path, "w") as f:
             f.write(f"#tune {args.tune}\n#start\t" + "\t".join(map(str, start)) +
