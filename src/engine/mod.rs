@@ -100,6 +100,8 @@ pub struct Control {
     /// from the limits the search started with; `u64::MAX`: not set, `u64::MAX - 1`: none.
     soft_ms: AtomicU64,
     hard_ms: AtomicU64,
+    /// The searched variant's clock shape, for the budget of a ponder hit.
+    clock: time::ClockShape,
 }
 
 const BUDGET_UNSET: u64 = u64::MAX;
@@ -117,13 +119,22 @@ impl Default for Control {
             started: std::sync::Mutex::new(Instant::now()),
             soft_ms: AtomicU64::new(BUDGET_UNSET),
             hard_ms: AtomicU64::new(BUDGET_UNSET),
+            clock: time::ClockShape::DEFAULT,
         }
     }
 }
 
 impl Control {
     pub fn new(pondering: bool) -> Control {
-        let c = Control::default();
+        Control::with_clock(pondering, time::ClockShape::DEFAULT)
+    }
+    /// The control of a search of a variant whose clock has the shape `clock` (its
+    /// [`eval::Evaluate::CLOCK`]): a ponder hit budgets with it.
+    pub fn with_clock(pondering: bool, clock: time::ClockShape) -> Control {
+        let c = Control {
+            clock,
+            ..Control::default()
+        };
         c.pondering.store(pondering, Ordering::SeqCst);
         c
     }
@@ -151,7 +162,7 @@ impl Control {
     /// `limits` (the limits a ponder search started with describe the clock before the
     /// engine's previous move, which has been spent since).
     pub fn ponderhit_with(&self, limits: &Limits) {
-        let b = time::TimeBudget::new(limits);
+        let b = time::TimeBudget::new(limits, self.clock);
         self.soft_ms.store(budget_to_raw(b.soft), Ordering::SeqCst);
         self.hard_ms.store(budget_to_raw(b.hard), Ordering::SeqCst);
         self.ponderhit();

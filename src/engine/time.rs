@@ -10,16 +10,38 @@ use super::{Control, Limits};
 /// Kept back on top of the move overhead so the clock never runs out (ms).
 pub const SAFETY_MS: u64 = 10;
 
-/// The moves a sudden-death clock (no moves to go) is shared over: each move's base is the
-/// clock above its floor over this many, plus most of the increment's income. 20, not 30:
-/// with 30 (and a soft limit of 0.6 of the base) the engine ended its 10+0.1 games against
-/// Stockfish with 3–5.6 s of its 10 s unused, where Stockfish ended with 0.2–0.7 s
-/// (docs/strength.md, session 48).
-pub const SUDDEN_DEATH_MOVES: u64 = 20;
+/// How a clock is spread over a game's moves: a property of the variant (its games' length),
+/// each variant's [`crate::engine::eval::Evaluate::CLOCK`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ClockShape {
+    /// The moves a sudden-death clock (no moves to go) is shared over: each move's base is
+    /// the clock above its floor over this many, plus most of the increment's income.
+    pub moves: u64,
+    /// The soft limit's share of the base, in tenths (before the search's stability,
+    /// score-drop and node-share factors scale it, never past the hard limit).
+    pub soft_tenths: u64,
+}
 
-/// The soft limit's share of the base, in tenths (before the search's stability, score-drop
-/// and node-share factors scale it, never past the hard limit).
-pub const SOFT_TENTHS: u64 = 9;
+impl ClockShape {
+    /// Chess, Infinite Recursion and Immune Chess: 20 moves and a soft limit of 0.9 of the
+    /// base. With 30 and 0.6 the engine ended its 10+0.1 games against Stockfish with 3–5.6 s
+    /// of its 10 s unused, where Stockfish ended with 0.2–0.7 s; 20 / 0.9 passed an SPRT in
+    /// chess (+44.0 ± 22.5 at 5+0.05) and scored no worse in Recursion and Immune
+    /// (docs/strength.md, sessions 48–49).
+    pub const DEFAULT: ClockShape = ClockShape {
+        moves: 20,
+        soft_tenths: 9,
+    };
+
+    /// Microorganism Chess, whose games last hundreds of moves (a median of 560 plies between
+    /// two engines at 10+0.1): 30 moves and 0.6, the clock its +100 Elo row was measured
+    /// with. The chess clock spends the base sooner and scored −65 ± 85 over 54 games against
+    /// this one there (docs/strength.md, session 49).
+    pub const LONG_GAMES: ClockShape = ClockShape {
+        moves: 30,
+        soft_tenths: 6,
+    };
+}
 
 /// Budgets for one search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -44,7 +66,7 @@ impl TimeBudget {
     ///   to go, plus twice the increment and a twentieth of the clock. Near the floor the engine
     ///   moves at once and the increment refills the clock, and a late answer (a busy machine)
     ///   comes out of the floor, not out of the GUI's flag.
-    pub fn new(limits: &Limits) -> TimeBudget {
+    pub fn new(limits: &Limits, shape: ClockShape) -> TimeBudget {
         if limits.infinite {
             return TimeBudget {
                 soft: None,
@@ -77,7 +99,7 @@ impl TimeBudget {
                 let m = m.clamp(2, 50) as u64;
                 (m, (1.25 / m as f64).min(0.5), per_move.saturating_mul(m))
             }
-            None => (SUDDEN_DEATH_MOVES, 0.4, per_move),
+            None => (shape.moves.max(1), 0.4, per_move),
         };
         let floor = floor
             .saturating_add(inc.saturating_mul(2))
@@ -89,7 +111,9 @@ impl TimeBudget {
         let cap = ((avail as f64) * max_share) as u64;
         let hard = base.saturating_mul(4).min(cap).max(1);
         // The next iteration takes a few times the last: stop starting them early.
-        let soft = (base.saturating_mul(SOFT_TENTHS) / 10).min(hard).max(1);
+        let soft = (base.saturating_mul(shape.soft_tenths) / 10)
+            .min(hard)
+            .max(1);
         TimeBudget {
             soft: Some(soft),
             hard: Some(hard),
@@ -111,6 +135,10 @@ pub fn elapsed_ms(control: &Control) -> u64 {
 mod tests {
     use super::*;
 
+    fn budget(limits: &Limits) -> TimeBudget {
+        TimeBudget::new(limits, ClockShape::DEFAULT)
+    }
+
     fn limits(left: u64, inc: u64, mtg: Option<u32>) -> Limits {
         Limits {
             time_left: Some(left),
@@ -126,7 +154,7 @@ mod tests {
     #[test]
     fn huge_clock_and_increment_do_not_overflow() {
         for (left, inc) in [(u64::MAX, 0), (1000, i64::MAX as u64), (u64::MAX, u64::MAX)] {
-            let b = TimeBudget::new(&limits(left, inc, None));
+            let b = budget(&limits(left, inc, None));
             let hard = b.hard.unwrap();
             assert!(hard >= 1 && hard <= left, "{left} {inc}: {hard}");
             assert!(b.soft.unwrap() <= hard);
@@ -141,7 +169,7 @@ mod tests {
                 move_overhead: 30,
                 ..Limits::default()
             };
-            let b = TimeBudget::new(&l);
+            let b = budget(&l);
             assert_eq!((b.soft, b.hard), (Some(want), Some(want)), "movetime {mt}");
         }
     }
@@ -151,11 +179,14 @@ mod tests {
     /// keeps a floor on the clock: twice the increment, from which a late answer is paid.
     #[test]
     fn a_busy_machine_does_not_run_the_clock_down() {
-        for (base, inc) in [(3000u64, 50u64), (10_000, 100), (60_000, 1000), (1000, 100)] {
+        let shapes = [ClockShape::DEFAULT, ClockShape::LONG_GAMES];
+        for (shape, base, inc) in shapes.into_iter().flat_map(|s| {
+            [(3000u64, 50u64), (10_000, 100), (60_000, 1000), (1000, 100)].map(|(b, i)| (s, b, i))
+        }) {
             let mut left = base;
             let mut lowest = left;
             for _ in 0..500 {
-                let b = TimeBudget::new(&limits(left, inc, None));
+                let b = TimeBudget::new(&limits(left, inc, None), shape);
                 let spent = b.hard.unwrap() + 30 + 10;
                 assert!(spent < left, "{base}+{inc}: {spent} of {left} ms");
                 left = left - spent + inc;
@@ -170,7 +201,7 @@ mod tests {
         for left in [1, 5, 40, 100, 1000, 60_000, 3_600_000] {
             for inc in [0, 100, 2000] {
                 for mtg in [None, Some(1), Some(2), Some(40)] {
-                    let b = TimeBudget::new(&limits(left, inc, mtg));
+                    let b = budget(&limits(left, inc, mtg));
                     let hard = b.hard.unwrap();
                     let soft = b.soft.unwrap();
                     assert!(soft <= hard);
@@ -182,7 +213,7 @@ mod tests {
             }
         }
         // Tiny clock: move fast.
-        assert!(TimeBudget::new(&limits(100, 0, None)).hard.unwrap() <= 20);
+        assert!(budget(&limits(100, 0, None)).hard.unwrap() <= 20);
     }
 
     /// Every move of a 40-moves-in-30-s session taking its whole hard budget (plus the
@@ -193,7 +224,7 @@ mod tests {
         for (mps, base) in [(40u32, 30_000u64), (40, 10_000), (20, 5_000), (5, 2_000)] {
             let mut left = base;
             for made in 0..mps {
-                let b = TimeBudget::new(&limits(left, 0, Some(mps - made)));
+                let b = budget(&limits(left, 0, Some(mps - made)));
                 let hard = b.hard.unwrap();
                 assert!(
                     hard * mps as u64 * 5 >= base,
@@ -212,19 +243,35 @@ mod tests {
     /// (515 ms), a hard limit of four bases and a soft one of nine tenths of one.
     #[test]
     fn the_budget_at_ten_seconds_and_a_tenth() {
-        let b = TimeBudget::new(&limits(10_000, 100, None));
+        let b = budget(&limits(10_000, 100, None));
         assert_eq!((b.soft, b.hard), (Some(463), Some(2060)));
         // With 2 s left: floor 40 + 200 + 100, base 1660 / 20 + 52 = 135.
-        let b = TimeBudget::new(&limits(2_000, 100, None));
+        let b = budget(&limits(2_000, 100, None));
         assert_eq!((b.soft, b.hard), (Some(121), Some(540)));
+    }
+
+    /// Microorganism Chess's shape ([`ClockShape::LONG_GAMES`]) at the same clock: the same
+    /// 9260 ms over 30 moves, a base of 308 + 52 ms, a soft limit of six tenths of it.
+    #[test]
+    fn the_long_games_budget_at_ten_seconds_and_a_tenth() {
+        let b = TimeBudget::new(&limits(10_000, 100, None), ClockShape::LONG_GAMES);
+        assert_eq!((b.soft, b.hard), (Some(216), Some(1440)));
+        // With 2 s left: 1660 / 30 + 52 = 107.
+        let b = TimeBudget::new(&limits(2_000, 100, None), ClockShape::LONG_GAMES);
+        assert_eq!((b.soft, b.hard), (Some(64), Some(428)));
+        // With moves to go the moves are the GUI's: only the soft share is the shape's.
+        let l = limits(10_000, 100, Some(12));
+        let b = TimeBudget::new(&l, ClockShape::LONG_GAMES);
+        assert_eq!((b.soft, b.hard), (Some(472), Some(918)));
+        assert_eq!((budget(&l).soft, budget(&l).hard), (Some(708), Some(918)));
     }
 
     #[test]
     fn more_time_more_budget() {
-        let a = TimeBudget::new(&limits(10_000, 0, None)).soft.unwrap();
-        let b = TimeBudget::new(&limits(100_000, 0, None)).soft.unwrap();
-        let c = TimeBudget::new(&limits(10_000, 1000, None)).soft.unwrap();
+        let a = budget(&limits(10_000, 0, None)).soft.unwrap();
+        let b = budget(&limits(100_000, 0, None)).soft.unwrap();
+        let c = budget(&limits(10_000, 1000, None)).soft.unwrap();
         assert!(a < b && a < c);
-        assert!(!TimeBudget::new(&Limits::default()).timed());
+        assert!(!budget(&Limits::default()).timed());
     }
 }

@@ -17,6 +17,7 @@ use super::format;
 use super::options::Settings;
 use super::Output;
 use crate::core::{Move, MoveList, Variant};
+use crate::engine::eval::Evaluate;
 use crate::engine::{spawn_search, Control, Engine, Info, Limits, Score, SearchResult};
 use crate::variants::{with_pos, AnyPos};
 
@@ -235,9 +236,10 @@ impl Searcher {
         }
         let id = self.next_id;
         self.next_id += 1;
-        let control = Arc::new(Control::new(pondering));
+        let clock = with_pos!(&root, |p| p.clock_shape());
+        let control = Arc::new(Control::with_clock(pondering, clock));
         let progress = Arc::new(Mutex::new(Progress::default()));
-        log::debug!("search {id} starts: {limits:?} pondering={pondering}");
+        log::debug!("search {id} starts: {limits:?} pondering={pondering} clock={clock:?}");
 
         let spawned = {
             let engine = Arc::clone(&self.engine);

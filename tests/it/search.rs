@@ -6,7 +6,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use cellmate::core::{Dialect, Move, MoveList, Variant};
-use cellmate::engine::time::TimeBudget;
+use cellmate::engine::time::{ClockShape, TimeBudget};
 use cellmate::engine::{bench::bench, Control, Engine, Info, Limits, Score, SearchResult};
 
 /// Wall-clock bounds here only catch hangs: this machine is shared and noisy, so timing
@@ -218,7 +218,7 @@ fn respects_movetime() {
         move_overhead: 20,
         ..Limits::default()
     };
-    let b = TimeBudget::new(&limits);
+    let b = TimeBudget::new(&limits, ClockShape::DEFAULT);
     assert_eq!(b.soft, b.hard);
     let hard = b.hard.unwrap();
     assert!(
@@ -245,7 +245,7 @@ fn tiny_clock_moves_fast() {
         move_overhead: 30,
         ..Limits::default()
     };
-    let hard = TimeBudget::new(&limits).hard.unwrap();
+    let hard = TimeBudget::new(&limits, ClockShape::DEFAULT).hard.unwrap();
     assert!(hard + 30 < 150, "{hard} ms of a 150 ms clock");
     let t = Instant::now();
     let r = engine.search(&p, &limits, &Control::new(false), &|_| {});
@@ -301,11 +301,31 @@ fn ponderhit_with_takes_the_new_clock() {
     control.ponderhit_with(&fresh);
     // The running search now has the new clock's budget, not the one it started with.
     let b = control.budget_override().expect("a budget override");
-    assert_eq!(b, TimeBudget::new(&fresh));
+    assert_eq!(b, TimeBudget::new(&fresh, ClockShape::DEFAULT));
     assert!(b.hard.unwrap() <= 100);
     let r = h.join().unwrap();
     assert!(hit.elapsed() < HANG);
     assert!(r.best.is_some());
+}
+
+/// A ponder hit budgets a sudden-death clock with the shape of the searched variant's clock,
+/// which the control was made with (the searcher gives Microorganism's, `LONG_GAMES`).
+#[test]
+fn ponderhit_with_budgets_by_the_controls_clock_shape() {
+    let fresh = Limits {
+        time_left: Some(10_000),
+        increment: 100,
+        move_overhead: 30,
+        ..Limits::default()
+    };
+    let control = Control::with_clock(true, ClockShape::LONG_GAMES);
+    control.ponderhit_with(&fresh);
+    let b = control.budget_override().expect("a budget override");
+    assert_eq!((b.soft, b.hard), (Some(216), Some(1440)));
+    let control = Control::new(true);
+    control.ponderhit_with(&fresh);
+    let b = control.budget_override().expect("a budget override");
+    assert_eq!((b.soft, b.hard), (Some(463), Some(2060)));
 }
 
 #[test]
@@ -507,7 +527,7 @@ fn self_play_on_a_short_clock_never_flags() {
             ..Limits::default()
         };
         // Even spending its whole hard budget every move, neither side ever flags.
-        let hard = TimeBudget::new(&limits).hard.unwrap();
+        let hard = TimeBudget::new(&limits, ClockShape::DEFAULT).hard.unwrap();
         assert!(
             hard + 10 < clock[side],
             "ply {ply}: budget {hard} of {}",

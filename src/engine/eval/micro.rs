@@ -13,6 +13,7 @@ use crate::variants::micro::{
 };
 
 use super::{EvalParams, Evaluate, FeatureList, Features};
+use crate::engine::time::ClockShape;
 
 /// Values (centipawns, a red blood cell = 100), in type order: red blood cell, Neuron, White
 /// blood cell, Paramecium, Bacterium, Amoeba, Platelet, Virus, Prion. Tuned by games
@@ -155,6 +156,9 @@ fn parse_values<const N: usize>(text: &str) -> Result<[i32; N], String> {
 }
 
 impl Evaluate for Micro {
+    /// Games of hundreds of moves: the clock of Microorganism's measured rows.
+    const CLOCK: ClockShape = ClockShape::LONG_GAMES;
+
     /// The features [`tally`] finds, each times its [`Feature::weight`], White's minus
     /// Black's.
     fn evaluate_with(&self, params: &EvalParams) -> i32 {

@@ -10,6 +10,7 @@ pub mod recursion;
 pub mod see;
 
 use crate::core::{Move, Variant};
+use crate::engine::time::ClockShape;
 
 /// The evaluations' tunable parameters, a value the engine holds ([`crate::engine::Engine`]'s
 /// `eval`) and every search passes to the evaluator: chess's (Infinite Recursion's boards
@@ -90,6 +91,14 @@ pub trait Evaluate: Variant {
     /// alpha less this margin. `None`: every move that does not lose by exchange (where a
     /// move's worth is more than its exchange: Microorganism's hatches, Immune's shots).
     const QS_DELTA: Option<i32> = None;
+
+    /// How a sudden-death clock is spread over the variant's moves ([`ClockShape`]).
+    const CLOCK: ClockShape = ClockShape::DEFAULT;
+
+    /// [`Evaluate::CLOCK`], read from a position (for a dispatch over variants).
+    fn clock_shape(&self) -> ClockShape {
+        Self::CLOCK
+    }
 
     /// How many piece types [`Evaluate::mover`] tells apart.
     const MOVERS: usize = 1;
