@@ -33,10 +33,12 @@ impl ClockShape {
         soft_tenths: 9,
     };
 
-    /// Microorganism Chess, whose games last hundreds of moves (a median of 560 plies between
-    /// two engines at 10+0.1): 30 moves and 0.6, the clock its +100 Elo row was measured
-    /// with. The chess clock spends the base sooner and scored −65 ± 85 over 54 games against
-    /// this one there (docs/strength.md, session 49).
+    /// Microorganism Chess: 30 moves and 0.6, the clock its +100 Elo row was measured with.
+    /// The chess clock spends the base sooner, and in its games of hundreds of moves (a median
+    /// of 560 plies between two engines at 10+0.1) it scored −65 ± 85 over 54 games against
+    /// this one (docs/strength.md, session 49). Immune's games are as long, but there the chess
+    /// clock scored +58 ± 91, so Immune keeps [`ClockShape::DEFAULT`]: the shape is what was
+    /// measured for each variant, not a rule of game length.
     pub const LONG_GAMES: ClockShape = ClockShape {
         moves: 30,
         soft_tenths: 6,

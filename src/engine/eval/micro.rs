@@ -156,7 +156,7 @@ fn parse_values<const N: usize>(text: &str) -> Result<[i32; N], String> {
 }
 
 impl Evaluate for Micro {
-    /// Games of hundreds of moves: the clock of Microorganism's measured rows.
+    /// The clock of Microorganism's measured rows (see [`ClockShape::LONG_GAMES`]).
     const CLOCK: ClockShape = ClockShape::LONG_GAMES;
 
     /// The features [`tally`] finds, each times its [`Feature::weight`], White's minus
