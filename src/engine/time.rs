@@ -181,20 +181,22 @@ mod tests {
     /// keeps a floor on the clock: twice the increment, from which a late answer is paid.
     #[test]
     fn a_busy_machine_does_not_run_the_clock_down() {
-        let shapes = [ClockShape::DEFAULT, ClockShape::LONG_GAMES];
-        for (shape, base, inc) in shapes.into_iter().flat_map(|s| {
-            [(3000u64, 50u64), (10_000, 100), (60_000, 1000), (1000, 100)].map(|(b, i)| (s, b, i))
-        }) {
-            let mut left = base;
-            let mut lowest = left;
-            for _ in 0..500 {
-                let b = TimeBudget::new(&limits(left, inc, None), shape);
-                let spent = b.hard.unwrap() + 30 + 10;
-                assert!(spent < left, "{base}+{inc}: {spent} of {left} ms");
-                left = left - spent + inc;
-                lowest = lowest.min(left);
+        for shape in [ClockShape::DEFAULT, ClockShape::LONG_GAMES] {
+            for (base, inc) in [(3000u64, 50u64), (10_000, 100), (60_000, 1000), (1000, 100)] {
+                let mut left = base;
+                let mut lowest = left;
+                for _ in 0..500 {
+                    let b = TimeBudget::new(&limits(left, inc, None), shape);
+                    let spent = b.hard.unwrap() + 30 + 10;
+                    assert!(spent < left, "{shape:?} {base}+{inc}: {spent} of {left} ms");
+                    left = left - spent + inc;
+                    lowest = lowest.min(left);
+                }
+                assert!(
+                    lowest >= 2 * inc,
+                    "{shape:?} {base}+{inc}: down to {lowest} ms"
+                );
             }
-            assert!(lowest >= 2 * inc, "{base}+{inc}: down to {lowest} ms");
         }
     }
 
@@ -265,7 +267,8 @@ mod tests {
         let l = limits(10_000, 100, Some(12));
         let b = TimeBudget::new(&l, ClockShape::LONG_GAMES);
         assert_eq!((b.soft, b.hard), (Some(472), Some(918)));
-        assert_eq!((budget(&l).soft, budget(&l).hard), (Some(708), Some(918)));
+        let chess = budget(&l);
+        assert_eq!((chess.soft, chess.hard), (Some(708), Some(918)));
     }
 
     #[test]
