@@ -934,7 +934,7 @@ pub(crate) fn run<V: Evaluate>(
         tt,
         control,
         limits,
-        budget: TimeBudget::new(limits, V::CLOCK),
+        budget: TimeBudget::new(limits, pos.clock_shape()),
         abort: AtomicBool::new(false),
         nodes: (0..threads).map(|_| AtomicU64::new(0)).collect(),
         multipv: multipv.max(1),

@@ -20,17 +20,34 @@ pub struct ClockShape {
     /// The soft limit's share of the base, in tenths (before the search's stability,
     /// score-drop and node-share factors scale it, never past the hard limit).
     pub soft_tenths: u64,
+    /// `Some(ply)`: a sudden-death clock's share grows with the game's ply (`moves` unused),
+    /// less at the start and more in the middlegame, Stockfish's curve: the share of the
+    /// clock and the increments of 49 more moves is `0.0120 + (ply + 3)^0.45 · 0.0039`, at
+    /// most a fifth of the clock. `None`: the same share over `moves` all game.
+    pub ply: Option<u32>,
 }
 
 impl ClockShape {
-    /// Chess, Infinite Recursion and Immune Chess: 20 moves and a soft limit of 0.9 of the
-    /// base. With 30 and 0.6 the engine ended its 10+0.1 games against Stockfish with 3–5.6 s
-    /// of its 10 s unused, where Stockfish ended with 0.2–0.7 s; 20 / 0.9 passed an SPRT in
-    /// chess (+44.0 ± 22.5 at 5+0.05) and scored no worse in Recursion and Immune
-    /// (docs/strength.md, sessions 48–49).
+    /// Infinite Recursion and Immune Chess (and chess until session 51): 20 moves and a soft
+    /// limit of 0.9 of the base. With 30 and 0.6 the engine ended its 10+0.1 games against
+    /// Stockfish with 3–5.6 s of its 10 s unused, where Stockfish ended with 0.2–0.7 s;
+    /// 20 / 0.9 passed an SPRT in chess (+44.0 ± 22.5 at 5+0.05) and scored no worse in
+    /// Recursion and Immune (docs/strength.md, sessions 48–49).
     pub const DEFAULT: ClockShape = ClockShape {
         moves: 20,
         soft_tenths: 9,
+        ply: None,
+    };
+
+    /// Chess: the share follows the game's ply (see [`ClockShape::ply`]); the ply is the
+    /// position's, filled in by [`crate::engine::eval::Evaluate::clock_shape`]. Against
+    /// Stockfish the games were lost by moves at moves 29–41 that a search eight times as long
+    /// avoided, where [`ClockShape::DEFAULT`] gives a fifth of a second at 10+0.1; this shape
+    /// spends less on the first moves and more there (docs/strength.md, session 51).
+    pub const RAMP: ClockShape = ClockShape {
+        moves: 20,
+        soft_tenths: 10,
+        ply: Some(0),
     };
 
     /// Microorganism Chess: 30 moves and 0.6, the clock its +100 Elo row was measured with.
@@ -42,6 +59,7 @@ impl ClockShape {
     pub const LONG_GAMES: ClockShape = ClockShape {
         moves: 30,
         soft_tenths: 6,
+        ply: None,
     };
 }
 
@@ -109,8 +127,22 @@ impl TimeBudget {
         // What may be spent without ever flagging.
         let avail = left.saturating_sub(floor).max(1);
         let income = inc.saturating_sub(limits.move_overhead);
-        let base = (avail / moves).saturating_add(income.saturating_mul(3) / 4);
         let cap = ((avail as f64) * max_share) as u64;
+        if let (Some(ply), None) = (shape.ply, limits.moves_to_go) {
+            let pool = avail.saturating_add(income.saturating_mul(49));
+            let share = (0.0120 + (ply as f64 + 3.0).powf(0.45) * 0.0039)
+                .min(0.2 * avail as f64 / pool as f64);
+            let base = ((pool as f64 * share) as u64).max(1);
+            let hard = base.saturating_mul(5).min(cap).max(1);
+            let soft = (base.saturating_mul(shape.soft_tenths) / 10)
+                .min(hard)
+                .max(1);
+            return TimeBudget {
+                soft: Some(soft),
+                hard: Some(hard),
+            };
+        }
+        let base = (avail / moves).saturating_add(income.saturating_mul(3) / 4);
         let hard = base.saturating_mul(4).min(cap).max(1);
         // The next iteration takes a few times the last: stop starting them early.
         let soft = (base.saturating_mul(shape.soft_tenths) / 10)
@@ -141,6 +173,21 @@ mod tests {
         TimeBudget::new(limits, ClockShape::DEFAULT)
     }
 
+    /// Every shape a variant has, the ramp at the start, in the middlegame and far on.
+    fn shapes() -> [ClockShape; 5] {
+        let ramp = |ply| ClockShape {
+            ply: Some(ply),
+            ..ClockShape::RAMP
+        };
+        [
+            ClockShape::DEFAULT,
+            ClockShape::LONG_GAMES,
+            ramp(0),
+            ramp(60),
+            ramp(u32::MAX),
+        ]
+    }
+
     fn limits(left: u64, inc: u64, mtg: Option<u32>) -> Limits {
         Limits {
             time_left: Some(left),
@@ -155,11 +202,13 @@ mod tests {
     /// overflowed the budget arithmetic (a panic). Both are capped by the clock share instead.
     #[test]
     fn huge_clock_and_increment_do_not_overflow() {
-        for (left, inc) in [(u64::MAX, 0), (1000, i64::MAX as u64), (u64::MAX, u64::MAX)] {
-            let b = budget(&limits(left, inc, None));
-            let hard = b.hard.unwrap();
-            assert!(hard >= 1 && hard <= left, "{left} {inc}: {hard}");
-            assert!(b.soft.unwrap() <= hard);
+        for shape in shapes() {
+            for (left, inc) in [(u64::MAX, 0), (1000, i64::MAX as u64), (u64::MAX, u64::MAX)] {
+                let b = TimeBudget::new(&limits(left, inc, None), shape);
+                let hard = b.hard.unwrap();
+                assert!(hard >= 1 && hard <= left, "{shape:?} {left} {inc}: {hard}");
+                assert!(b.soft.unwrap() <= hard);
+            }
         }
     }
 
@@ -181,7 +230,7 @@ mod tests {
     /// keeps a floor on the clock: twice the increment, from which a late answer is paid.
     #[test]
     fn a_busy_machine_does_not_run_the_clock_down() {
-        for shape in [ClockShape::DEFAULT, ClockShape::LONG_GAMES] {
+        for shape in shapes() {
             for (base, inc) in [(3000u64, 50u64), (10_000, 100), (60_000, 1000), (1000, 100)] {
                 let mut left = base;
                 let mut lowest = left;
@@ -202,17 +251,19 @@ mod tests {
 
     #[test]
     fn never_spends_the_whole_clock() {
-        for left in [1, 5, 40, 100, 1000, 60_000, 3_600_000] {
-            for inc in [0, 100, 2000] {
-                for mtg in [None, Some(1), Some(2), Some(40)] {
-                    let b = budget(&limits(left, inc, mtg));
-                    let hard = b.hard.unwrap();
-                    let soft = b.soft.unwrap();
-                    assert!(soft <= hard);
-                    assert!(
-                        hard + 30 + SAFETY_MS <= left.max(30 + SAFETY_MS + 1),
-                        "left {left} inc {inc} mtg {mtg:?}: hard {hard}"
-                    );
+        for shape in shapes() {
+            for left in [1, 5, 40, 100, 1000, 60_000, 3_600_000] {
+                for inc in [0, 100, 2000] {
+                    for mtg in [None, Some(1), Some(2), Some(40)] {
+                        let b = TimeBudget::new(&limits(left, inc, mtg), shape);
+                        let hard = b.hard.unwrap();
+                        let soft = b.soft.unwrap();
+                        assert!(soft <= hard);
+                        assert!(
+                            hard + 30 + SAFETY_MS <= left.max(30 + SAFETY_MS + 1),
+                            "{shape:?} left {left} inc {inc} mtg {mtg:?}: hard {hard}"
+                        );
+                    }
                 }
             }
         }
@@ -252,6 +303,33 @@ mod tests {
         // With 2 s left: floor 40 + 200 + 100, base 1660 / 20 + 52 = 135.
         let b = budget(&limits(2_000, 100, None));
         assert_eq!((b.soft, b.hard), (Some(121), Some(540)));
+    }
+
+    /// Chess's shape ([`ClockShape::RAMP`]) at the same clock, exactly: the 9260 ms above the
+    /// floor and 49 more increments' income (70 ms each) make a pool of 12 690 ms, of which
+    /// the share at ply 0 is 0.0120 + 3^0.45 · 0.0039 (233 ms) and at ply 60 (move 31)
+    /// 0.0120 + 63^0.45 · 0.0039 (471 ms): less than the flat shape's 463 at the start, more
+    /// in the middlegame; the hard limit five of them, at most 0.4 of the 9260 ms.
+    #[test]
+    fn the_ramp_budget_grows_with_the_ply() {
+        let ramp = |left, ply| {
+            let shape = ClockShape {
+                ply: Some(ply),
+                ..ClockShape::RAMP
+            };
+            let b = TimeBudget::new(&limits(left, 100, None), shape);
+            (b.soft.unwrap(), b.hard.unwrap())
+        };
+        assert_eq!(ramp(10_000, 0), (233, 1165));
+        assert_eq!(ramp(10_000, 60), (471, 2355));
+        // With 2 s left (1660 ms above the floor, a pool of 5090): 189 ms at ply 60, and at
+        // ply 200 the share (0.0546) is 277 ms; the hard limit is the cap, 0.4 of 1660.
+        assert_eq!(ramp(2_000, 60), (189, 664));
+        assert_eq!(ramp(2_000, 200), (277, 664));
+        // With moves to go the GUI's moves share the clock, as in the flat shape.
+        let l = limits(10_000, 100, Some(12));
+        let b = TimeBudget::new(&l, ClockShape::RAMP);
+        assert_eq!(b.hard, budget(&l).hard);
     }
 
     /// Microorganism Chess's shape ([`ClockShape::LONG_GAMES`]) at the same clock: the same

@@ -16,6 +16,7 @@ use crate::variants::chess::{tables, Chess, BISHOP, KING, KNIGHT, PAWN, QUEEN, R
 
 use super::chess_params::{self as p, half, ChessParams, COUNT, HALF};
 use super::{EvalParams, Evaluate, FeatureList, Features};
+use crate::engine::time::ClockShape;
 
 /// Exchange values for SEE (and the material counts of the mop-up and pawnless scaling).
 const SEE_VALUE: [i32; TYPES] = [100, 320, 330, 500, 950, 20_000];
@@ -729,6 +730,19 @@ impl Chess {
 }
 
 impl Evaluate for Chess {
+    const CLOCK: ClockShape = ClockShape::RAMP;
+
+    /// [`ClockShape::RAMP`] at this position's ply by its move number (a game set up from a
+    /// FEN counts the moves before it).
+    fn clock_shape(&self) -> ClockShape {
+        let ply = 2 * (self.fullmove_number().max(1) as u32 - 1)
+            + (self.side_to_move() == Color::Black) as u32;
+        ClockShape {
+            ply: Some(ply),
+            ..Self::CLOCK
+        }
+    }
+
     fn evaluate_with(&self, params: &EvalParams) -> i32 {
         // The network corrects the table (it was trained on what the table's evaluation
         // missed). A lone king is driven to the edge by the table's mop-up alone: the
