@@ -737,10 +737,7 @@ impl Evaluate for Chess {
     fn clock_shape(&self) -> ClockShape {
         let ply = 2 * (self.fullmove_number().max(1) as u32 - 1)
             + (self.side_to_move() == Color::Black) as u32;
-        ClockShape {
-            ply: Some(ply),
-            ..Self::CLOCK
-        }
+        Self::CLOCK.at_ply(ply)
     }
 
     fn evaluate_with(&self, params: &EvalParams) -> i32 {
