@@ -7,18 +7,76 @@ moves, moves 11-30 and the rest (wall time from `go` to `bestmove`, as a GUI's c
     python3 scripts/clock_use.py ./cellmate --games 6 --elo 2850
 
 Needs `pip install chess` and Stockfish (`/usr/games/stockfish`). docs/strength.md, session 48.
+
+With `--pgn FILE[,FILE...]` it plays nothing and reads the games of `cellmate match --pgn`
+instead (each move's comment `{+0.35/12 0.521s}` gives its depth and time): for each player,
+the mean seconds and depth of its moves by the game's move number, and the clock it ended
+with (the TimeControl tag's base, less its time, plus its increments):
+
+    python3 scripts/clock_use.py --pgn games.pgn
 """
 
 import argparse
 import os
+import re
 import sys
 import time
+from collections import defaultdict
 
 import chess
 import chess.engine
 
 
+NOTE = re.compile(r"^(?:([+-]?(?:M?\d+(?:\.\d+)?))(?:/(\d+))? )?(\d+(?:\.\d+)?)s$")
+BUCKETS = [(1, 10), (11, 20), (21, 30), (31, 40), (41, 60), (61, 10**9)]
+
+
+def from_pgn(paths):
+    import chess.pgn
+    times = defaultdict(lambda: defaultdict(list))
+    depths = defaultdict(lambda: defaultdict(list))
+    left = defaultdict(list)
+    for path in paths.split(","):
+        with open(path) as f:
+            while (game := chess.pgn.read_game(f)) is not None:
+                base, _, inc = game.headers.get("TimeControl", "").partition("+")
+                try:
+                    clock = [float(base), float(base)]
+                    inc = float(inc or 0)
+                except ValueError:
+                    clock, inc = None, 0.0
+                names = [game.headers["White"], game.headers["Black"]]
+                board = game.board()
+                for node in game.mainline():
+                    mover = 0 if board.turn == chess.WHITE else 1
+                    number = board.fullmove_number
+                    board.push(node.move)
+                    m = NOTE.match(node.comment.strip())
+                    if not m:
+                        continue
+                    secs = float(m.group(3))
+                    b = next(i for i, (lo, hi) in enumerate(BUCKETS) if lo <= number <= hi)
+                    times[names[mover]][b].append(secs)
+                    if m.group(2):
+                        depths[names[mover]][b].append(int(m.group(2)))
+                    if clock:
+                        clock[mover] += inc - secs
+                if clock:
+                    left[names[0]].append(clock[0])
+                    left[names[1]].append(clock[1])
+    mean = lambda v: sum(v) / len(v) if v else float("nan")
+    head = "".join(f"{f'{lo}-{hi}' if hi < 10**9 else f'{lo}+':>14}" for lo, hi in BUCKETS)
+    print(f"{'moves':<16}{head}   clock left")
+    for name in sorted(times):
+        row = "".join(f"{mean(times[name][b]):7.3f}s/{mean(depths[name][b]):5.1f}"
+                      for b in range(len(BUCKETS)))
+        print(f"{name:<16}{row}   {mean(left[name]):.2f} s over {len(left[name])} games")
+    print("(mean seconds per move / mean depth, by the game's move number)")
+
+
 def main():
+    if len(sys.argv) > 2 and sys.argv[1] == "--pgn":
+        return from_pgn(sys.argv[2])
     ap = argparse.ArgumentParser()
     ap.add_argument("binary")
     ap.add_argument("--games", type=int, default=6)

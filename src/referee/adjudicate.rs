@@ -188,29 +188,44 @@ impl Adjudicator {
     }
 }
 
-/// The score a line of engine output reports, if it is a search line with one, from the
-/// engine's view: UCI `info … score cp N` / `score mate N` (a mate in N is 100000 − N, being
+/// What one search line of an engine said: its score from the engine's view and the depth
+/// it was searched to, if the line gave one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Report {
+    pub score: i32,
+    pub depth: Option<u32>,
+}
+
+/// The score (and depth) a line of engine output reports, if it is a search line with a
+/// score: UCI `info … depth D … score cp N` / `score mate N` (a mate in N is 100000 − N, being
 /// mated −100000 − N), XBoard thinking `ply score time nodes …` (its score as the engine
-/// writes it).
-pub fn reported_score(line: &str) -> Option<i32> {
+/// writes it, the ply as the depth).
+pub fn reported(line: &str) -> Option<Report> {
     let mut words = line.split_whitespace();
     let first = words.next()?;
     if first == "info" {
         // Everything after `string` is free text.
-        let mut words = line
+        let fields: Vec<&str> = line
             .split_whitespace()
             .take_while(|w| *w != "string")
-            .skip_while(|w| *w != "score")
-            .skip(1);
-        let kind = words.next()?;
-        let n: i64 = words.next()?.parse().ok()?;
-        let n = n.clamp(-1_000_000, 1_000_000) as i32;
-        return match kind {
-            "cp" => Some(n),
-            "mate" if n > 0 => Some(100_000 - n),
-            "mate" => Some(-100_000 - n),
-            _ => None,
+            .collect();
+        let after = |key: &str| {
+            fields
+                .iter()
+                .position(|w| *w == key)
+                .map(|i| &fields[i + 1..])
         };
+        let score = after("score")?;
+        let n: i64 = score.get(1)?.parse().ok()?;
+        let n = n.clamp(-1_000_000, 1_000_000) as i32;
+        let score = match *score.first()? {
+            "cp" => n,
+            "mate" if n > 0 => 100_000 - n,
+            "mate" => -100_000 - n,
+            _ => return None,
+        };
+        let depth = after("depth").and_then(|w| w.first()?.parse().ok());
+        return Some(Report { score, depth });
     }
     // XBoard thinking: four numbers first (ply, score, time, nodes), the ply perhaps with a
     // trailing `&` or `.` in some engines' output.
@@ -221,7 +236,10 @@ pub fn reported_score(line: &str) -> Option<i32> {
     let score: i64 = words.next()?.parse().ok()?;
     words.next()?.parse::<i64>().ok()?;
     words.next()?.parse::<i64>().ok()?;
-    Some(score.clamp(-1_000_000, 1_000_000) as i32)
+    Some(Report {
+        score: score.clamp(-1_000_000, 1_000_000) as i32,
+        depth: ply.parse().ok(),
+    })
 }
 
 #[cfg(test)]
@@ -270,6 +288,27 @@ mod tests {
             ResignRule::parse("movecount=4294967295,score=4294967295").map(|r| r.score),
             Ok(i32::MAX)
         );
+    }
+
+    fn reported_score(line: &str) -> Option<i32> {
+        reported(line).map(|r| r.score)
+    }
+
+    #[test]
+    fn depths_are_read_with_the_score() {
+        let depth = |l: &str| reported(l).map(|r| r.depth);
+        assert_eq!(
+            depth("info depth 9 seldepth 12 score cp -35 pv e2e4"),
+            Some(Some(9))
+        );
+        assert_eq!(depth("info score cp 7 depth 14"), Some(Some(14)));
+        assert_eq!(depth("info score cp 7 nodes 10"), Some(None));
+        assert_eq!(depth("info depth x score cp 7"), Some(None));
+        assert_eq!(depth("info depth 3 nodes 100"), None);
+        assert_eq!(depth("12& 100003 5 900 d1h5"), Some(Some(12)));
+        assert_eq!(depth(" 9 -41 120 53211 e2e4 e7e5"), Some(Some(9)));
+        assert_eq!(depth("info depth"), None);
+        assert_eq!(depth("info depth 5 score"), None);
     }
 
     #[test]

@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use super::adjudicate::{Adjudicator, DrawRule, ResignRule, Verdict};
+use super::adjudicate::{Adjudicator, DrawRule, Report, ResignRule, Verdict};
 use super::notation::{engine_move_text, parse_engine_move};
 use super::openings::{mix, Opening};
 use super::player::{Answer, GameStart, Player, Request};
@@ -102,6 +102,14 @@ pub struct Stall {
     pub silence: Duration,
 }
 
+/// What the player said of one of its moves, for the PGN's comment (as cutechess-cli writes
+/// it): the last score and depth it reported, and the time from the request to the move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoveNote {
+    pub report: Option<Report>,
+    pub elapsed: Duration,
+}
+
 /// A finished game.
 #[derive(Clone, Debug)]
 pub struct GameRecord {
@@ -116,6 +124,8 @@ pub struct GameRecord {
     /// Every move in UCI spelling, opening moves first.
     pub moves: Vec<String>,
     pub opening_plies: usize,
+    /// What each player said of its moves, one for every move after the opening's.
+    pub notes: Vec<MoveNote>,
     pub result: GameResult,
     /// The turns with a silence longer than the stall gap.
     pub stalls: Vec<Stall>,
@@ -228,6 +238,7 @@ pub fn play_game(
     let mut longest_silence = [Duration::ZERO; 2];
     let mut least_left_ms: [Option<u64>; 2] = [None; 2];
     let mut adjudicator = Adjudicator::new(s.draw_rule, s.resign_rule);
+    let mut notes = Vec::new();
     // The scores' verdict on the last move, read after the rules: a move that ends the game
     // is not adjudicated.
     let mut verdict = None;
@@ -285,7 +296,7 @@ pub fn play_game(
             Answer::Move {
                 text,
                 elapsed,
-                score,
+                report,
             } => {
                 if elapsed > allowed {
                     break GameResult::loss(
@@ -306,6 +317,7 @@ pub fn play_game(
                 };
                 let tactical = pos.is_tactical(m);
                 record(&mut texts, &pos, m);
+                notes.push(MoveNote { report, elapsed });
                 pos.make_move(m);
                 if let Limit::Clock { inc_ms, .. } = limit {
                     let used = elapsed.as_millis() as u64;
@@ -314,6 +326,7 @@ pub fn play_game(
                     *least = Some(least.map_or(left, |l| l.min(left)));
                     clock_ms[side.index()] = own.saturating_sub(used) + inc_ms;
                 }
+                let score = report.map(|r| r.score);
                 verdict = adjudicator.after_move(side, score, tactical, texts[0].len());
             }
             other => break judge(other, side),
@@ -330,6 +343,7 @@ pub fn play_game(
         limits: s.limits,
         moves: std::mem::take(&mut texts[0]),
         opening_plies: opening.moves.len(),
+        notes,
         result,
         stalls,
         longest_silence,

@@ -3,7 +3,7 @@
 
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use super::game::GameRecord;
+use super::game::{GameRecord, MoveNote};
 use crate::core::Color;
 
 /// Today's date as `YYYY.MM.DD` (UTC).
@@ -75,6 +75,9 @@ pub fn write_game(g: &GameRecord, event: &str, date: &str, round: usize) -> Stri
         if i + 1 == g.opening_plies {
             tokens.push("{opening}".into());
         }
+        if let Some(n) = i.checked_sub(g.opening_plies).and_then(|k| g.notes.get(k)) {
+            tokens.push(format!("{{{}}}", note(n)));
+        }
         if side == Color::Black {
             number += 1;
         }
@@ -86,12 +89,43 @@ pub fn write_game(g: &GameRecord, event: &str, date: &str, round: usize) -> Stri
     out
 }
 
+/// A move's comment as cutechess-cli writes it: the score in pawns from the mover's view
+/// (`+M3` / `-M3` for a mate in 3 moves), `/` and the depth, and the seconds the move took:
+/// `+0.35/12 0.521s`. What the engine did not report is left out (`0.521s`).
+fn note(n: &MoveNote) -> String {
+    let mut out = String::new();
+    if let Some(r) = n.report {
+        let s = r.score;
+        let sign = match s.signum() {
+            1 => "+",
+            -1 => "-",
+            _ => "",
+        };
+        let a = s.unsigned_abs();
+        if a >= 90_000 {
+            out.push_str(&format!("{sign}M{}", a.abs_diff(100_000)));
+        } else {
+            out.push_str(&format!("{sign}{}.{:02}", a / 100, a % 100));
+        }
+        if let Some(d) = r.depth {
+            out.push_str(&format!("/{d}"));
+        }
+        out.push(' ');
+    }
+    let secs = format!("{:.3}", n.elapsed.as_secs_f64());
+    out.push_str(secs.trim_end_matches('0').trim_end_matches('.'));
+    out.push('s');
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::referee::adjudicate::Report;
     use crate::referee::game::{GameResult, Termination};
     use crate::referee::spec::Limit;
     use crate::variants::VariantKind;
+    use std::time::Duration;
 
     #[test]
     fn a_game_in_pgn() {
@@ -103,13 +137,33 @@ mod tests {
             limits: [Limit::Depth(1); 2],
             moves: vec!["f2f3".into(), "e7e5".into(), "g2g4".into(), "d8h4".into()],
             opening_plies: 1,
+            notes: vec![
+                MoveNote {
+                    report: Some(Report {
+                        score: -35,
+                        depth: Some(12),
+                    }),
+                    elapsed: Duration::from_millis(521),
+                },
+                MoveNote {
+                    report: None,
+                    elapsed: Duration::from_millis(1000),
+                },
+                MoveNote {
+                    report: Some(Report {
+                        score: 99_999,
+                        depth: None,
+                    }),
+                    elapsed: Duration::from_millis(10),
+                },
+            ],
             result: GameResult {
                 winner: Some(Color::Black),
                 termination: Termination::Normal,
                 reason: "Black mates".into(),
             },
             stalls: Vec::new(),
-            longest_silence: [std::time::Duration::ZERO; 2],
+            longest_silence: [Duration::ZERO; 2],
             least_left_ms: [None; 2],
         };
         let text = write_game(&g, "test", "2024.01.02", 3);
@@ -118,7 +172,30 @@ mod tests {
         assert!(text.contains("[Variant \"chess\"]\n[SetUp \"1\"]\n[FEN \"rnbqkbnr/"));
         assert!(text.contains("[Termination \"normal\"]\n"));
         assert!(text.contains("[Round \"3\"]"));
-        assert!(text.ends_with("\n\n1. f2f3 {opening} e7e5 2. g2g4 d8h4 {Black mates} 0-1\n\n"));
+        assert!(text.ends_with(
+            "\n\n1. f2f3 {opening} e7e5 {-0.35/12 0.521s} 2. g2g4 {1s} d8h4 {+M1 0.01s}\n\
+             {Black mates} 0-1\n\n"
+        ));
         assert_eq!(today().len(), 10);
+    }
+
+    #[test]
+    fn move_notes_as_cutechess_writes_them() {
+        let n = |score: Option<i32>, depth, ms| {
+            note(&MoveNote {
+                report: score.map(|score| Report { score, depth }),
+                elapsed: Duration::from_millis(ms),
+            })
+        };
+        assert_eq!(n(Some(0), Some(1), 0), "0.00/1 0s");
+        assert_eq!(n(Some(7), Some(30), 1234), "+0.07/30 1.234s");
+        assert_eq!(n(Some(-1250), Some(9), 100), "-12.50/9 0.1s");
+        assert_eq!(n(Some(99_997), Some(20), 2000), "+M3/20 2s");
+        assert_eq!(n(Some(-99_998), None, 5), "-M2 0.005s");
+        // XBoard's mate scores (100000 + N) and the clamped extremes.
+        assert_eq!(n(Some(100_003), Some(12), 1), "+M3/12 0.001s");
+        assert_eq!(n(Some(-1_000_000), Some(1), 1), "-M900000/1 0.001s");
+        assert_eq!(n(Some(i32::MIN), None, 1), "-M2147383648 0.001s");
+        assert_eq!(n(None, None, 60_000), "60s");
     }
 }

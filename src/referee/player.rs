@@ -11,6 +11,7 @@ use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, TryRecvError};
 use std::thread;
 use std::time::{Duration, Instant};
 
+use super::adjudicate::Report;
 use super::notation::engine_move_text;
 use super::openings::Rng;
 use super::spec::{EngineSpec, Limit};
@@ -31,12 +32,13 @@ const FIRST_LINE_WAIT: Duration = Duration::from_secs(8);
 /// What a player answered when asked for a move (or said unasked).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Answer {
-    /// A move text, the time from the request to its arrival, and the last score the engine
-    /// reported while it thought, from its own view ([`super::adjudicate::reported_score`]).
+    /// A move text, the time from the request to its arrival, and the last score (and its
+    /// depth) the engine reported while it thought, from its own view
+    /// ([`super::adjudicate::reported`]).
     Move {
         text: String,
         elapsed: Duration,
-        score: Option<i32>,
+        report: Option<Report>,
     },
     /// XBoard `resign`.
     Resign,
@@ -261,7 +263,7 @@ impl Proc {
     ) -> (Answer, Duration) {
         let deadline = start + wait;
         let mut silence = Silence::start(start);
-        let mut score = None;
+        let mut report = None;
         let answer = loop {
             match self.recv(deadline) {
                 Recv::Line(l, t) => {
@@ -271,11 +273,11 @@ impl Proc {
                         break Answer::Move {
                             text: words.next().unwrap_or("").to_string(),
                             elapsed: t.saturating_duration_since(start),
-                            score,
+                            report,
                         };
                     }
-                    if let Some(s) = super::adjudicate::reported_score(&l) {
-                        score = Some(s);
+                    if let Some(r) = super::adjudicate::reported(&l) {
+                        report = Some(r);
                     }
                     if let Some(a) = meaning(&l) {
                         break a;
@@ -830,14 +832,14 @@ impl Player for RandomPlayer {
             return Answer::Move {
                 text: "(none)".into(),
                 elapsed: Duration::ZERO,
-                score: None,
+                report: None,
             };
         }
         let m = list[self.rng.below(list.len() as u64) as usize];
         Answer::Move {
             text: engine_move_text(req.pos, m, Protocol::Uci),
             elapsed: Duration::ZERO,
-            score: None,
+            report: None,
         }
     }
     fn poll(&mut self) -> Option<Answer> {

@@ -396,6 +396,24 @@ fn command_line_match_writes_pgn_and_summary() {
     assert_eq!(text.matches("[Result \"").count(), 4);
     // Games start with Black to move.
     assert!(text.contains("\n1... "), "{text}");
+    // Every move carries its note as cutechess-cli writes it: Deep's score from its depth-2
+    // search and its time, the random mover's time alone (it reports nothing, at once).
+    let notes: Vec<&str> = text
+        .split('{')
+        .skip(1)
+        .filter_map(|c| c.split_once('}').map(|(n, _)| n))
+        .filter(|n| n.ends_with('s') && !n.contains(' ') || n.contains("/2 "))
+        .collect();
+    let deep = notes.iter().filter(|n| n.contains("/2 ")).count();
+    let random = notes.iter().filter(|n| **n == "0s").count();
+    // The openings are positions without moves: every ply is an engine's.
+    let plies: usize = text
+        .split("[PlyCount \"")
+        .skip(1)
+        .map(|t| t.split('"').next().unwrap().parse::<usize>().unwrap())
+        .sum();
+    assert_eq!(deep + random, plies, "{text}");
+    assert!(deep > 0 && random > 0, "{text}");
     assert!(
         stdout.contains("\nFaults: illegal=0 forfeit=0 stall=0 crash=0 infraction=0\n"),
         "{stdout}"
