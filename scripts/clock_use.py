@@ -75,10 +75,9 @@ def from_pgn(paths):
 
 
 def main():
-    if len(sys.argv) > 2 and sys.argv[1] == "--pgn":
-        return from_pgn(sys.argv[2])
     ap = argparse.ArgumentParser()
-    ap.add_argument("binary")
+    ap.add_argument("binary", nargs="?", help="the engine to play (not with --pgn)")
+    ap.add_argument("--pgn", help="read these games (FILE[,FILE...]) instead of playing")
     ap.add_argument("--games", type=int, default=6)
     ap.add_argument("--elo", type=int, default=2850, help="Stockfish's UCI_Elo")
     ap.add_argument("--stockfish", default="/usr/games/stockfish")
@@ -87,6 +86,10 @@ def main():
     ap.add_argument("--openings", default=os.path.join(os.path.dirname(os.path.abspath(
         __file__)), "..", "tests", "data", "openings", "chess.epd"))
     args = ap.parse_args()
+    if args.pgn:
+        return from_pgn(args.pgn)
+    if not args.binary:
+        ap.error("give the engine's binary, or --pgn FILE")
     fens = [l.split(";")[0].strip() for l in open(args.openings)
             if l.strip() and not l.startswith("#")]
     left_ours, left_sf = [], []

@@ -204,27 +204,25 @@ pub fn reported(line: &str) -> Option<Report> {
     let mut words = line.split_whitespace();
     let first = words.next()?;
     if first == "info" {
-        // Everything after `string` is free text.
-        let fields: Vec<&str> = line
-            .split_whitespace()
-            .take_while(|w| *w != "string")
-            .collect();
-        let after = |key: &str| {
-            fields
-                .iter()
-                .position(|w| *w == key)
-                .map(|i| &fields[i + 1..])
+        // The words after `key`; everything after `string` is free text. (Two passes over
+        // the line and no allocation: the referee reads every line an engine writes.)
+        let after = |key: &'static str| {
+            line.split_whitespace()
+                .take_while(|w| *w != "string")
+                .skip_while(move |w| *w != key)
+                .skip(1)
         };
-        let score = after("score")?;
-        let n: i64 = score.get(1)?.parse().ok()?;
+        let mut score = after("score");
+        let kind = score.next()?;
+        let n: i64 = score.next()?.parse().ok()?;
         let n = n.clamp(-1_000_000, 1_000_000) as i32;
-        let score = match *score.first()? {
+        let score = match kind {
             "cp" => n,
             "mate" if n > 0 => 100_000 - n,
             "mate" => -100_000 - n,
             _ => return None,
         };
-        let depth = after("depth").and_then(|w| w.first()?.parse().ok());
+        let depth = after("depth").next().and_then(|w| w.parse().ok());
         return Some(Report { score, depth });
     }
     // XBoard thinking: four numbers first (ply, score, time, nodes), the ply perhaps with a
